@@ -1,0 +1,197 @@
+"""Typed records of the Account Data Service.
+
+The contract shows no payloads, so these models follow the sandbox's wire
+format (see the README, "Wire format") and stay lenient: unknown fields are
+kept (``model_extra``), most fields are optional, and ``raw`` returns the
+payload exactly as received. Account and routing numbers are ``SecretStr`` so
+a repr, a log line or a snapshot never shows them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any, Self
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SecretStr
+
+
+class JobKind(StrEnum):
+    BALANCE_REFRESH = "balance_refresh"
+    IDENTITY = "identity"
+    TRANSACTIONS = "transactions"
+
+
+class JobStatus(StrEnum):
+    PENDING = "pending"
+    IN_PROGRESS = "in_progress"
+    MFA_REQUIRED = "mfa_required"
+    COMPLETED = "completed"
+    FAILED = "failed"
+
+
+TERMINAL_STATUSES = frozenset({JobStatus.COMPLETED, JobStatus.FAILED})
+
+
+class ServiceModel(BaseModel):
+    """Base of every record: lenient, keeps unknown fields and the raw payload."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True, hide_input_in_errors=True)
+
+    _raw: bytes | None = PrivateAttr(default=None)
+
+    @classmethod
+    def from_json(cls, payload: bytes) -> Self:
+        """Parse a response body; the bytes are kept for :attr:`raw`."""
+        record = cls.model_validate_json(payload)
+        record._raw = payload
+        return record
+
+    @property
+    def raw(self) -> Any:
+        """The payload as the server sent it (decoded JSON), secrets included.
+
+        Decoded on demand: a 100,000-row transaction list is kept as bytes,
+        not as a second tree of dicts.
+        """
+        if self._raw is None:
+            return self.model_dump(mode="json")
+        return json.loads(self._raw)
+
+
+class TokenGrant(ServiceModel):
+    """Answer of ``POST /token``."""
+
+    access_token: SecretStr
+    token_type: str = "Bearer"
+    expires_in: float | None = None
+
+
+class Account(ServiceModel):
+    """A user's account record (``GET /accounts/{user_id}``)."""
+
+    user_id: str
+    link_type: str = "fi"  # "fi" or "manual"; other values are passed through
+    institution_name: str | None = None
+    account_name: str | None = None
+    account_type: str | None = None
+    account_number: SecretStr | None = None
+    account_number_masked: str | None = None
+    routing_number: SecretStr | None = None
+    currency: str | None = None
+
+    @property
+    def is_manually_linked(self) -> bool:
+        return self.link_type == "manual"
+
+    @property
+    def masked_account_number(self) -> str:
+        """``••••6789``-style number, derived when the service sends none."""
+        if self.account_number_masked:
+            return self.account_number_masked
+        return mask_number(self.account_number)
+
+    @property
+    def masked_routing_number(self) -> str:
+        return mask_number(self.routing_number)
+
+
+def mask_number(number: SecretStr | None, visible: int = 4) -> str:
+    """Hide all but the last ``visible`` digits of a number."""
+    if number is None:
+        return "—"
+    text = number.get_secret_value()
+    if len(text) <= visible:
+        return "•" * len(text)
+    return "•" * 4 + text[-visible:]
+
+
+class Balance(ServiceModel):
+    """``GET /accounts/{user_id}/balance``."""
+
+    user_id: str | None = None
+    currency: str | None = None
+    available: Decimal | None = None
+    current: Decimal | None = None
+    as_of: dt.datetime | None = None
+
+
+class MfaChallenge(ServiceModel):
+    """The MFA session a job waits on."""
+
+    question: str = ""
+    expires_at: dt.datetime | None = None
+    attempts_remaining: int | None = None
+
+
+class JobError(ServiceModel):
+    """Why a job failed, in the error envelope's terms."""
+
+    code: str | None = None
+    message: str | None = None
+
+
+class Job(ServiceModel):
+    """An asynchronous unit of work: balance refresh, identity or transactions."""
+
+    job_id: str
+    user_id: str | None = None
+    kind: str | None = None
+    status: str = JobStatus.PENDING
+    created_at: dt.datetime | None = None
+    updated_at: dt.datetime | None = None
+    completed_at: dt.datetime | None = None
+    mfa: MfaChallenge | None = None
+    error: JobError | None = None
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.status in TERMINAL_STATUSES
+
+    @property
+    def needs_mfa(self) -> bool:
+        return self.status == JobStatus.MFA_REQUIRED
+
+
+class Address(ServiceModel):
+    street: str | None = None
+    city: str | None = None
+    region: str | None = None
+    postal_code: str | None = None
+    country: str | None = None
+
+    def one_line(self) -> str:
+        parts = (self.street, self.city, self.region, self.postal_code, self.country)
+        return ", ".join(part for part in parts if part)
+
+
+class Identity(ServiceModel):
+    """``GET /accounts/{user_id}/identity``: who owns the account."""
+
+    user_id: str | None = None
+    names: list[str] = Field(default_factory=list)
+    emails: list[str] = Field(default_factory=list)
+    phone_numbers: list[str] = Field(default_factory=list)
+    addresses: list[Address] = Field(default_factory=list)
+
+
+class Transaction(ServiceModel):
+    transaction_id: str
+    date: dt.date | None = None
+    amount: Decimal
+    description: str = ""
+    category: str | None = None
+    pending: bool = False
+
+
+class Transactions(ServiceModel):
+    """``GET /accounts/{user_id}/transactions``: the full list, newest first."""
+
+    user_id: str | None = None
+    currency: str | None = None
+    transactions: list[Transaction] = Field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.transactions)
