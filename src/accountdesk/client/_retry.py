@@ -1,0 +1,120 @@
+"""When to try a request again, and how long to wait first.
+
+- A connection that was never made (refused, DNS, connect timeout, no free
+  connection in the pool) is retried on any method: the service never saw
+  the request.
+- A timeout or a broken connection after sending, and a 5xx answer, are
+  retried on GET only: a POST may already have started a job.
+- A 429 or 503 without an ``AC-`` code (a proxy or load balancer speaking) is
+  retried on GET as well; an ``AC-``-coded 4xx never is: 409 ``AC-112`` and
+  429 ``AC-108`` are the service's final word.
+- Backoff: ``base * 2**n`` with full jitter, capped; ``Retry-After`` (seconds
+  or HTTP-date) replaces it when present, itself capped.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import random
+from dataclasses import dataclass, field
+
+import httpx
+
+from accountdesk.contract import CODE_PATTERN
+
+# Never sent: safe to replay whatever the method.
+_NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+# Maybe sent and maybe processed: only idempotent reads may be replayed.
+_MAYBE_SENT = (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError)
+
+_IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def transport_reason(exc: httpx.TransportError) -> str:
+    """``"connect"``, ``"timeout"`` or ``"network"`` for a transport failure."""
+    if isinstance(exc, httpx.TimeoutException):
+        return "timeout"
+    if isinstance(exc, httpx.ConnectError):
+        return "connect"
+    return "network"
+
+
+def has_service_code(response: httpx.Response) -> bool:
+    """True when the body is the service's error envelope with an ``AC-nnn`` code."""
+    try:
+        body = json.loads(response.content)
+    except ValueError:
+        return False
+    error = body.get("error") if isinstance(body, dict) else None
+    code = error.get("code") if isinstance(error, dict) else None
+    return isinstance(code, str) and CODE_PATTERN.match(code) is not None
+
+
+def parse_retry_after(value: str | None, now: float) -> float | None:
+    """Seconds to wait from a ``Retry-After`` value (delta-seconds or HTTP-date).
+
+    ``now`` is the current POSIX time, used for the date form. None when the
+    value is absent or unreadable; never negative.
+    """
+    if value is None:
+        return None
+    value = value.strip()
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when is None or when.tzinfo is None:
+            return None
+        seconds = when.timestamp() - now
+    if seconds != seconds:  # NaN
+        return None
+    return max(0.0, seconds)
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """The retry rules of the client; see the module docstring."""
+
+    max_attempts: int = 3
+    backoff_base: float = 0.1
+    backoff_cap: float = 2.0
+    retry_after_cap: float = 30.0
+    rng: random.Random = field(default_factory=random.Random, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.max_attempts < 1:
+            raise ValueError("max_attempts must be at least 1")
+
+    def retries_exception(self, method: str, exc: httpx.TransportError) -> bool:
+        """Whether a request that failed with ``exc`` may be sent again."""
+        if isinstance(exc, _NOT_SENT):
+            return True
+        return method.upper() in _IDEMPOTENT and isinstance(exc, _MAYBE_SENT)
+
+    def retries_response(self, method: str, response: httpx.Response) -> bool:
+        """Whether ``response`` is a transient failure worth another attempt."""
+        if method.upper() not in _IDEMPOTENT:
+            return False
+        status = response.status_code
+        if status >= 500:
+            return True
+        if status == 429:
+            return not has_service_code(response)
+        return False
+
+    def backoff(self, retry: int) -> float:
+        """Delay before retry number ``retry`` (1 for the first retry), jittered."""
+        ceiling = min(self.backoff_cap, self.backoff_base * 2 ** (retry - 1))
+        return self.rng.uniform(0.0, ceiling)
+
+    def delay(self, retry: int, response: httpx.Response | None, now: float) -> float:
+        """Delay before retry ``retry``: the server's ``Retry-After`` if any, else backoff."""
+        if response is not None:
+            asked = parse_retry_after(response.headers.get("Retry-After"), now)
+            if asked is not None:
+                return min(asked, self.retry_after_cap)
+        return self.backoff(retry)

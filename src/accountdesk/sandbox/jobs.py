@@ -1,0 +1,164 @@
+"""Jobs and MFA sessions of the sandbox, and how they move with the clock.
+
+No background task moves a job along: its state is a function of the clock,
+settled whenever the job is read (:meth:`Job.settle`). That is why the sandbox
+works through ``httpx.ASGITransport``, which runs no lifespan and no tasks.
+
+Lifecycle of a job (``job_seconds`` = d):
+
+- without MFA: ``pending`` for the first quarter of d, then ``in_progress``,
+  then ``completed`` at d;
+- with MFA: ``mfa_required`` from creation; the session expires after
+  ``mfa_seconds`` (the job then reads ``failed`` with ``AC-110``); a right
+  answer resumes the job (``in_progress``, ``completed`` d after the resume);
+  each wrong answer costs one of 3 attempts and the last one fails the job
+  with ``AC-108``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from accountdesk.contract import ERRORS
+
+__all__ = ["MFA_ATTEMPTS", "Job", "JobKind", "JobStatus", "MfaSession"]
+
+#: Wrong answers a session allows; the last one fails the job and blocks the user.
+MFA_ATTEMPTS = 3
+
+
+class JobKind(StrEnum):
+    BALANCE_REFRESH = "balance_refresh"
+    IDENTITY = "identity"
+    TRANSACTIONS = "transactions"
+
+
+class JobStatus(StrEnum):
+    PENDING = "pending"
+    IN_PROGRESS = "in_progress"
+    MFA_REQUIRED = "mfa_required"
+    COMPLETED = "completed"
+    FAILED = "failed"
+
+
+ACTIVE_STATUSES = frozenset({JobStatus.PENDING, JobStatus.IN_PROGRESS, JobStatus.MFA_REQUIRED})
+
+
+def _iso(moment: dt.datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat(timespec="milliseconds")
+
+
+@dataclass(slots=True)
+class MfaSession:
+    """The MFA challenge a job waits on."""
+
+    question: str
+    expected_answer: str = field(repr=False)
+    expires_at: dt.datetime
+    attempts_remaining: int = MFA_ATTEMPTS
+    #: The answer submitted through ``POST .../mfa/{job_id}``, checked on resolve.
+    answer: str | None = field(default=None, repr=False)
+    expired: bool = False
+
+    def record(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "expires_at": _iso(self.expires_at),
+            "attempts_remaining": self.attempts_remaining,
+        }
+
+
+@dataclass(slots=True)
+class Job:
+    """One job; read it through :meth:`settle` so its state matches the clock."""
+
+    job_id: str
+    user_id: str
+    kind: JobKind
+    created_at: dt.datetime
+    duration: dt.timedelta
+    status: JobStatus
+    updated_at: dt.datetime
+    #: When the current run began (creation or MFA resume); None while waiting.
+    run_started_at: dt.datetime | None = None
+    #: End of the ``pending`` phase of the current run.
+    pending_until: dt.datetime | None = None
+    completed_at: dt.datetime | None = None
+    mfa: MfaSession | None = None
+    error_code: str | None = None
+
+    @classmethod
+    def start(
+        cls,
+        job_id: str,
+        user_id: str,
+        kind: JobKind,
+        now: dt.datetime,
+        duration: dt.timedelta,
+        mfa: MfaSession | None = None,
+    ) -> Job:
+        """A new job: running (``pending``) or, with ``mfa``, waiting for MFA."""
+        job = cls(job_id, user_id, kind, now, duration, JobStatus.PENDING, now)
+        if mfa is not None:
+            job.status = JobStatus.MFA_REQUIRED
+            job.mfa = mfa
+        else:
+            job.run_started_at = now
+            job.pending_until = now + duration / 4
+        return job
+
+    @property
+    def is_active(self) -> bool:
+        """Pending, in progress or waiting for MFA (counts against AC-112)."""
+        return self.status in ACTIVE_STATUSES
+
+    @property
+    def mfa_expired(self) -> bool:
+        return self.mfa is not None and self.mfa.expired
+
+    def settle(self, now: dt.datetime) -> Job:
+        """Apply every transition the clock has passed since the last read."""
+        if self.status is JobStatus.MFA_REQUIRED and self.mfa and now >= self.mfa.expires_at:
+            self.mfa.expired = True
+            self.fail("AC-110", self.mfa.expires_at)
+        if self.status in (JobStatus.PENDING, JobStatus.IN_PROGRESS):
+            assert self.run_started_at is not None and self.pending_until is not None
+            done_at = self.run_started_at + self.duration
+            if now >= done_at:
+                self.status = JobStatus.COMPLETED
+                self.completed_at = self.updated_at = done_at
+            elif self.status is JobStatus.PENDING and now >= self.pending_until:
+                self.status = JobStatus.IN_PROGRESS
+                self.updated_at = self.pending_until
+        return self
+
+    def resume(self, now: dt.datetime) -> None:
+        """The MFA answer was right: run to completion from ``now``."""
+        self.status = JobStatus.IN_PROGRESS
+        self.run_started_at = self.pending_until = self.updated_at = now
+
+    def fail(self, code: str, at: dt.datetime) -> None:
+        self.status = JobStatus.FAILED
+        self.error_code = code
+        self.updated_at = at
+
+    def record(self) -> dict[str, Any]:
+        """The job object of the wire format (README, "Wire format")."""
+        error = None
+        if self.error_code is not None:
+            error = {"code": self.error_code, "message": ERRORS[self.error_code].message_for()}
+        mfa = self.mfa.record() if self.status is JobStatus.MFA_REQUIRED and self.mfa else None
+        return {
+            "job_id": self.job_id,
+            "user_id": self.user_id,
+            "kind": self.kind.value,
+            "status": self.status.value,
+            "created_at": _iso(self.created_at),
+            "updated_at": _iso(self.updated_at),
+            "completed_at": _iso(self.completed_at),
+            "mfa": mfa,
+            "error": error,
+        }

@@ -1,0 +1,149 @@
+"""The data records the sandbox serves, built from a scenario's profile.
+
+Everything is deterministic: transactions come from ``random.Random`` seeded
+by the user id, so the same user on the same day always gets the same list
+(snapshot tests rely on it). Records are plain JSON-ready dicts; amounts are
+decimal strings, never floats. Standard library only.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import random
+import zlib
+from decimal import Decimal
+from typing import Any
+
+from .scenarios import Scenario
+
+__all__ = ["account_record", "balance_record", "identity_record", "transactions_json"]
+
+# (description, category, smallest and largest amount in cents); debits.
+_SPENDING = (
+    ("Whole Harvest Market", "Groceries", 1_850, 18_400),
+    ("Corner Bodega", "Groceries", 420, 3_150),
+    ("Blue Bottle Coffee", "Dining", 450, 1_400),
+    ("Trattoria Roma", "Dining", 2_800, 11_900),
+    ("City Transit Card", "Transport", 2_000, 10_000),
+    ("Shell Station 4471", "Fuel", 2_500, 7_800),
+    ("Northstar Electric", "Utilities", 6_500, 18_900),
+    ("Clearwave Internet", "Utilities", 5_999, 8_999),
+    ("Streamly Subscription", "Entertainment", 1_099, 2_299),
+    ("Paperback Books & Co", "Shopping", 1_200, 6_400),
+    ("Hometown Hardware", "Home", 900, 24_500),
+    ("Riverside Pharmacy", "Health", 650, 7_300),
+    ("Online Marketplace", "Shopping", 1_500, 32_000),
+    ("Parkside Gym", "Health", 3_900, 3_900),
+    ("ATM Withdrawal", "Cash", 2_000, 20_000),
+)
+# Credits; rarer than debits.
+_INCOME = (
+    ("Payroll Deposit - Acme Corp", "Income", 180_000, 320_000),
+    ("Interest Payment", "Interest", 12, 1_900),
+    ("Refund - Online Marketplace", "Refund", 1_500, 12_000),
+    ("Transfer from Savings", "Transfer", 10_000, 80_000),
+)
+
+
+def _iso(moment: dt.datetime) -> str:
+    return moment.isoformat(timespec="milliseconds")
+
+
+def _money(value: Decimal) -> str:
+    return f"{value:.2f}"
+
+
+def _cents(cents: int) -> str:
+    sign = "-" if cents < 0 else ""
+    return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
+
+
+def account_record(scenario: Scenario) -> dict[str, Any]:
+    """``GET /accounts/{user_id}``."""
+    profile = scenario.profile
+    return {
+        "user_id": scenario.user_id,
+        "link_type": scenario.link_type,
+        "institution_name": profile.institution_name,
+        "account_name": profile.account_name,
+        "account_type": profile.account_type,
+        "account_number": profile.account_number,
+        "account_number_masked": profile.account_number_masked,
+        "routing_number": profile.routing_number,
+        "currency": profile.currency,
+    }
+
+
+def balance_record(scenario: Scenario, as_of: dt.datetime) -> dict[str, Any]:
+    """``GET /accounts/{user_id}/balance``, as of the last completed refresh."""
+    profile = scenario.profile
+    return {
+        "user_id": scenario.user_id,
+        "currency": profile.currency,
+        "available": _money(profile.available),
+        "current": _money(profile.current),
+        "as_of": _iso(as_of),
+    }
+
+
+def identity_record(scenario: Scenario) -> dict[str, Any]:
+    """``GET /accounts/{user_id}/identity``."""
+    profile = scenario.profile
+    return {
+        "user_id": scenario.user_id,
+        "names": list(profile.names),
+        "emails": list(profile.emails),
+        "phone_numbers": list(profile.phone_numbers),
+        "addresses": [
+            {
+                "street": a.street,
+                "city": a.city,
+                "region": a.region,
+                "postal_code": a.postal_code,
+                "country": a.country,
+            }
+            for a in profile.addresses
+        ],
+    }
+
+
+def _transactions(scenario: Scenario, newest: dt.date) -> list[dict[str, Any]]:
+    # crc32, not hash(): str hashes are salted per process.
+    rng = random.Random(zlib.crc32(scenario.user_id.encode()))
+    count = scenario.transaction_count
+    # Roughly four a day for a big history, about one a day for a small one.
+    span_days = max(count // 4, 60)
+    rows = []
+    for index in range(count):
+        pool = _INCOME if rng.random() < 0.08 else _SPENDING
+        description, category, low, high = rng.choice(pool)
+        cents = rng.randint(low, high)
+        if pool is _SPENDING:
+            cents = -cents
+        rows.append(
+            {
+                "transaction_id": f"txn_{index + 1:06d}",
+                "date": (newest - dt.timedelta(days=index * span_days // count)).isoformat(),
+                "amount": _cents(cents),
+                "description": description,
+                "category": category,
+                # The two newest have not posted yet, as on a real statement.
+                "pending": index < 2,
+            }
+        )
+    return rows
+
+
+def transactions_json(scenario: Scenario, newest: dt.date) -> bytes:
+    """``GET /accounts/{user_id}/transactions`` as UTF-8 JSON, newest first.
+
+    Returned as bytes because the engine caches it: 100,000 rows are built and
+    serialised once, not on every read.
+    """
+    payload = {
+        "user_id": scenario.user_id,
+        "currency": scenario.profile.currency,
+        "transactions": _transactions(scenario, newest),
+    }
+    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
