@@ -30,6 +30,8 @@ __all__ = ["MFA_ATTEMPTS", "Job", "JobKind", "JobStatus", "MfaSession"]
 MFA_ATTEMPTS = 3
 
 
+# Same values as the client's enums; declared again because the sandbox may
+# lean on the contract only, never on the client.
 class JobKind(StrEnum):
     BALANCE_REFRESH = "balance_refresh"
     IDENTITY = "identity"

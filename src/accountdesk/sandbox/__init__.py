@@ -1,0 +1,106 @@
+"""The sandbox: a stateful, time-controllable fake of the Account Data Service.
+
+``create_app()`` builds the ASGI app (FastAPI); ``serve()`` runs it with
+uvicorn. Importing this package, :mod:`.clock`, :mod:`.scenarios` or
+:mod:`.engine` does not import the web framework: only :mod:`.api` does, and
+it is imported when an app is created. Behaviour and wire format: README,
+"The sandbox".
+
+Decisions beyond the README (the contract leaves them "not shown"):
+
+- Identity and transactions reads answer data whether or not a job ran;
+  transaction dates count back from the day the sandbox started.
+- The MFA block (``AC-108``) only refuses balance refreshes, the one
+  endpoint the contract lets answer it; it lifts on the sandbox clock.
+- ``POST .../mfa/{job_id}`` on a job not waiting for MFA (running, done,
+  expired) answers 200 with the job unchanged; ``AC-110`` is only the
+  resolve endpoint's. Resolve with no recorded answer: 400 ``AC-100``. An
+  answer must be a non-blank string of at most 256 characters.
+- Another user's job id is an unknown job (``AC-109``) for this user.
+- An empty id segment (``/accounts//balance``) is a blank id: 400 ``AC-100``.
+- Framework answers: unknown route 404 ``AC-904``, wrong method 405
+  ``AC-905`` (with ``Allow``), validation 400 ``AC-100``, crash 500
+  ``AC-950``. ``/docs`` and ``/openapi.json`` are off (404 ``AC-904``); no
+  trailing-slash redirects.
+- Control endpoints answer ``GET /_sandbox/scenarios`` -> the catalogue,
+  ``POST /_sandbox/reset`` -> ``{"reset": true}``,
+  ``POST /_sandbox/clock/advance`` -> ``{"now": iso}``; a bad ``seconds``
+  is 400 ``AC-100`` with the body-shaped text.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .clock import Clock, FrozenClock, SystemClock
+from .scenarios import CREDENTIALS, SCENARIO_USERS
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+    from .engine import IdSource
+
+__all__ = [
+    "CREDENTIALS",
+    "SCENARIO_USERS",
+    "Clock",
+    "FrozenClock",
+    "SystemClock",
+    "create_app",
+    "serve",
+]
+
+
+def create_app(
+    *,
+    clock: Clock | None = None,
+    job_seconds: float = 2.0,
+    mfa_seconds: float = 300.0,
+    token_seconds: float = 3600.0,
+    block_seconds: float = 900.0,
+    ids: int | IdSource | None = None,
+) -> FastAPI:
+    """Build a sandbox app with a fresh engine.
+
+    ``clock`` defaults to a :class:`SystemClock`. ``ids`` chooses job ids and
+    tokens: None for random ones (a restarted sandbox never reuses a job id),
+    an int seed for ``job_0001``-style ids, or a callable ``kind -> id``
+    (kind is ``"job"`` or ``"token"``). The engine is ``app.state.engine``,
+    the clock ``app.state.clock``.
+    """
+    from .api import build_app
+    from .engine import SandboxEngine
+
+    engine = SandboxEngine(
+        clock,
+        job_seconds=job_seconds,
+        mfa_seconds=mfa_seconds,
+        token_seconds=token_seconds,
+        block_seconds=block_seconds,
+        ids=ids,
+    )
+    return build_app(engine)
+
+
+def serve(host: str = "127.0.0.1", port: int = 8765, **create_app_kwargs: Any) -> None:
+    """Serve a sandbox with uvicorn until interrupted (blocking)."""
+    import copy
+
+    import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
+
+    # Show the sandbox's own lines (jobs started, MFA outcomes; never a token
+    # or secret) beside uvicorn's, with uvicorn's formatter.
+    log_config = copy.deepcopy(LOGGING_CONFIG)
+    log_config["loggers"]["accountdesk.sandbox"] = {
+        "handlers": ["default"],
+        "level": "INFO",
+        "propagate": False,
+    }
+    uvicorn.run(
+        create_app(**create_app_kwargs),
+        host=host,
+        port=port,
+        log_level="info",
+        log_config=log_config,
+    )

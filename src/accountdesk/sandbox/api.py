@@ -1,0 +1,233 @@
+"""The sandbox's ASGI layer: maps :class:`SandboxEngine` onto the wire.
+
+Thin on purpose: each handler reads the bearer token, the path parameters
+and (where one is taken) the JSON body, calls one engine operation and
+answers its record. Bodies are parsed by hand, not by FastAPI's validation, so
+that a bad body is an ``AC-100`` in the contract's envelope and never a 422.
+
+Answers the framework would make itself are wrapped in the envelope too:
+
+- unknown route: 404 ``AC-904``; known route, wrong method: 405 ``AC-905``;
+- validation failure: 400 ``AC-100`` (with the endpoint's text);
+- unhandled crash: 500 ``AC-950`` (:class:`~.middleware.CrashEnvelope`).
+
+The interactive docs and ``/openapi.json`` are switched off: the request
+bodies are not declared to FastAPI, so the schema would be misleading. They
+answer 404 ``AC-904`` like any unknown route. Trailing-slash redirects are off
+too (``/token/`` is an unknown route, not a 307).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from accountdesk.contract import ALL_ENDPOINTS, ERRORS, SANDBOX_CODES, Endpoint
+from accountdesk.contract import endpoints as ep
+
+from .engine import BODY_TEXT_ENDPOINT, SandboxEngine, SandboxError
+from .middleware import CrashEnvelope, RawPathRouting, segment_value
+from .scenarios import catalogue
+
+__all__ = ["build_app"]
+
+
+def _bearer(request: Request) -> str | None:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
+def _param(request: Request, name: str) -> str:
+    return segment_value(request.path_params[name])
+
+
+async def _json_body(request: Request) -> Any:
+    """The decoded JSON body, or None when it is absent or not JSON."""
+    raw = await request.body()
+    try:
+        return json.loads(raw) if raw else None
+    except ValueError:  # includes JSONDecodeError and bad UTF-8
+        return None
+
+
+def _field(body: Any, name: str) -> Any:
+    return body.get(name) if isinstance(body, dict) else None
+
+
+def _engine(request: Request) -> SandboxEngine:
+    return request.app.state.engine
+
+
+def _error_response(
+    code: str, endpoint: Endpoint | None, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    spec = ERRORS.get(code) or SANDBOX_CODES[code]
+    return JSONResponse(
+        spec.body_for(endpoint), status_code=spec.status_for(endpoint), headers=headers
+    )
+
+
+def _endpoint_of(request: Request) -> Endpoint:
+    """The contract endpoint a request was routed to (for AC-100's two texts)."""
+    route_path = getattr(request.scope.get("route"), "path", None)
+    for endpoint in ALL_ENDPOINTS:
+        if endpoint.path == route_path and endpoint.method == request.method:
+            return endpoint
+    return BODY_TEXT_ENDPOINT
+
+
+# -- handlers -------------------------------------------------------------------
+
+
+async def issue_token(request: Request) -> Response:
+    body = await _json_body(request)
+    grant = _engine(request).issue_token(_field(body, "api_key"), _field(body, "api_secret"))
+    return JSONResponse(grant)
+
+
+async def get_account(request: Request) -> Response:
+    return JSONResponse(_engine(request).get_account(_bearer(request), _param(request, "user_id")))
+
+
+async def get_balance(request: Request) -> Response:
+    return JSONResponse(_engine(request).get_balance(_bearer(request), _param(request, "user_id")))
+
+
+async def refresh_balance(request: Request) -> Response:
+    job = _engine(request).refresh_balance(_bearer(request), _param(request, "user_id"))
+    return JSONResponse(job, status_code=202)
+
+
+async def submit_mfa(request: Request) -> Response:
+    body = await _json_body(request)
+    job = _engine(request).submit_mfa(
+        _bearer(request),
+        _param(request, "user_id"),
+        _param(request, "job_id"),
+        _field(body, "answer"),
+    )
+    return JSONResponse(job)
+
+
+async def resolve_mfa(request: Request) -> Response:
+    job = _engine(request).resolve_mfa(
+        _bearer(request), _param(request, "user_id"), _param(request, "job_id")
+    )
+    return JSONResponse(job)
+
+
+async def start_identity(request: Request) -> Response:
+    job = _engine(request).start_identity(_bearer(request), _param(request, "user_id"))
+    return JSONResponse(job, status_code=202)
+
+
+async def get_identity(request: Request) -> Response:
+    return JSONResponse(_engine(request).get_identity(_bearer(request), _param(request, "user_id")))
+
+
+async def start_transactions(request: Request) -> Response:
+    job = _engine(request).start_transactions(_bearer(request), _param(request, "user_id"))
+    return JSONResponse(job, status_code=202)
+
+
+async def get_transactions(request: Request) -> Response:
+    # Cached JSON bytes: 100,000 rows are not re-serialised on every read.
+    payload = _engine(request).get_transactions(_bearer(request), _param(request, "user_id"))
+    return Response(payload, media_type="application/json")
+
+
+async def get_job(request: Request) -> Response:
+    job = _engine(request).get_job(
+        _bearer(request), _param(request, "user_id"), _param(request, "job_id")
+    )
+    return JSONResponse(job)
+
+
+async def list_scenarios(request: Request) -> Response:
+    return JSONResponse(catalogue())
+
+
+async def reset(request: Request) -> Response:
+    _engine(request).reset()
+    return JSONResponse({"reset": True})
+
+
+async def advance_clock(request: Request) -> Response:
+    body = await _json_body(request)
+    now = _engine(request).advance_clock(_field(body, "seconds"))
+    return JSONResponse({"now": now.isoformat(timespec="milliseconds")})
+
+
+_HANDLERS = {
+    ep.TOKEN: issue_token,
+    ep.ACCOUNT: get_account,
+    ep.BALANCE: get_balance,
+    ep.REFRESH: refresh_balance,
+    ep.MFA_ANSWER: submit_mfa,
+    ep.MFA_RESOLVE: resolve_mfa,
+    ep.IDENTITY_START: start_identity,
+    ep.IDENTITY_READ: get_identity,
+    ep.TRANSACTIONS_START: start_transactions,
+    ep.TRANSACTIONS_READ: get_transactions,
+    ep.JOB: get_job,
+}
+
+
+# -- error handlers -------------------------------------------------------------
+
+
+async def _on_sandbox_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, SandboxError)
+    return JSONResponse(exc.body, status_code=exc.status)
+
+
+async def _on_http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    headers = dict(exc.headers) if exc.headers else None
+    if exc.status_code == 404:
+        return _error_response("AC-904", None)
+    if exc.status_code == 405:
+        return _error_response("AC-905", None, headers)  # keeps the Allow header
+    if exc.status_code in (400, 422):
+        return _error_response("AC-100", _endpoint_of(request))
+    return _error_response("AC-950", None)
+
+
+async def _on_validation_error(request: Request, exc: Exception) -> Response:
+    return _error_response("AC-100", _endpoint_of(request))
+
+
+def build_app(engine: SandboxEngine) -> FastAPI:
+    """A FastAPI app serving ``engine``; see :func:`accountdesk.sandbox.create_app`."""
+    app = FastAPI(
+        title="accountdesk sandbox",
+        summary="A stateful fake of the Account Data Service",
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+        redirect_slashes=False,
+    )
+    app.state.engine = engine
+    app.state.clock = engine.clock
+    # Routes are added in the contract's order; a path is written once, in
+    # accountdesk.contract.endpoints.
+    for endpoint, handler in _HANDLERS.items():
+        app.add_api_route(endpoint.path, handler, methods=[endpoint.method], name=endpoint.name)
+    app.add_api_route("/_sandbox/scenarios", list_scenarios, methods=["GET"])
+    app.add_api_route("/_sandbox/reset", reset, methods=["POST"])
+    app.add_api_route("/_sandbox/clock/advance", advance_clock, methods=["POST"])
+
+    app.add_exception_handler(SandboxError, _on_sandbox_error)
+    app.add_exception_handler(StarletteHTTPException, _on_http_error)
+    app.add_exception_handler(RequestValidationError, _on_validation_error)
+    # The last middleware added is the outermost: crashes anywhere inside,
+    # routing included, still answer the envelope.
+    app.add_middleware(RawPathRouting)
+    app.add_middleware(CrashEnvelope)
+    return app

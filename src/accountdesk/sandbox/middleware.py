@@ -1,0 +1,121 @@
+"""Pure ASGI middleware of the sandbox: raw-path routing and the crash envelope.
+
+Why route on the raw path: servers hand Starlette a *decoded* ``path``, so
+``/accounts/..%2Fx/balance`` would arrive as ``/accounts/../x/balance`` and an
+encoded slash would split a user id into two segments. :class:`RawPathRouting`
+rebuilds ``path`` from ``raw_path`` one segment at a time and keeps ``%`` and
+``/`` inside a segment percent-encoded, so every segment stays in its place;
+handlers read their parameters back through :func:`segment_value`.
+
+No web-framework imports here: this is plain ASGI.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+from urllib.parse import unquote, unquote_to_bytes
+
+from accountdesk.contract import SANDBOX_CODES
+
+__all__ = ["CrashEnvelope", "RawPathRouting", "routing_path", "segment_value"]
+
+log = logging.getLogger("accountdesk.sandbox")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: Stands for an empty segment under ``/accounts/`` so that ``/accounts//balance``
+#: still reaches the balance route and answers AC-100 for the blank user id.
+#: Unambiguous: :func:`_encode` turns every literal ``%`` into ``%25``.
+EMPTY_SEGMENT = "%00"
+
+
+def _encode(segment: str) -> str:
+    return segment.replace("%", "%25").replace("/", "%2F")
+
+
+def routing_path(raw_path: bytes) -> str:
+    """The path to route on: decoded per segment, ``%`` and ``/`` kept encoded."""
+    segments = [
+        unquote_to_bytes(part).decode("utf-8", errors="replace") for part in raw_path.split(b"/")
+    ]
+    under_accounts = len(segments) > 2 and segments[0] == "" and segments[1] == "accounts"
+    rebuilt = [
+        EMPTY_SEGMENT if under_accounts and index >= 2 and not segment else _encode(segment)
+        for index, segment in enumerate(segments)
+    ]
+    return "/".join(rebuilt)
+
+
+def segment_value(routed: str) -> str:
+    """The true value of a path parameter matched on :func:`routing_path`'s path."""
+    return "" if routed == EMPTY_SEGMENT else unquote(routed)
+
+
+class RawPathRouting:
+    """Rewrite ``scope["path"]`` from ``scope["raw_path"]`` (see module doc).
+
+    Without ``raw_path`` (some servers omit it) the decoded path is used as is;
+    with a ``root_path`` the scope is left alone too, as the sandbox is served
+    at the root.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raw_path = scope.get("raw_path")
+        if scope["type"] == "http" and raw_path and not scope.get("root_path"):
+            scope = dict(scope)
+            scope["path"] = routing_path(bytes(raw_path).split(b"?", 1)[0])
+        await self.app(scope, receive, send)
+
+
+class CrashEnvelope:
+    """Answer an unhandled exception with 500 ``AC-950`` in the error envelope.
+
+    Starlette's own server-error middleware would answer plain text and then
+    re-raise; this one logs the traceback and answers the envelope instead.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception:
+            # Method and path only: the Authorization header never reaches a log.
+            log.exception("sandbox failed on %s %s", scope.get("method"), scope.get("path"))
+            if started:
+                raise  # too late for an envelope; let the server drop the connection
+            spec = SANDBOX_CODES["AC-950"]
+            body = json.dumps(spec.body_for()).encode()
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": spec.status,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode()),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})

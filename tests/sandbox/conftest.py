@@ -1,0 +1,40 @@
+"""Fixtures for the sandbox tests: a frozen clock, an engine, an app and a client."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from sandbox_helpers import BASE_URL, GOOD, START
+
+from accountdesk.sandbox import FrozenClock, create_app
+from accountdesk.sandbox.engine import SandboxEngine
+
+
+@pytest.fixture
+def clock() -> FrozenClock:
+    return FrozenClock(START)
+
+
+@pytest.fixture
+def engine(clock: FrozenClock) -> SandboxEngine:
+    return SandboxEngine(clock, ids=7)
+
+
+@pytest.fixture
+def token(engine: SandboxEngine) -> str:
+    return engine.issue_token(*GOOD)["access_token"]
+
+
+@pytest.fixture
+def app(clock: FrozenClock) -> FastAPI:
+    return create_app(clock=clock, ids=7)
+
+
+@pytest.fixture
+async def http(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app)
+    async with httpx.AsyncClient(transport=transport, base_url=BASE_URL) as client:
+        yield client

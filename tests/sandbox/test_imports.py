@@ -1,0 +1,47 @@
+"""Import hygiene: only the ASGI layer pulls in the web framework."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+_CHECK = """
+import sys
+import {module}
+third_party = sorted(
+    name for name in {{m.split(".")[0] for m in sys.modules}}
+    if name not in sys.stdlib_module_names and name != "accountdesk" and not name.startswith("_")
+)
+print(",".join(third_party))
+"""
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "accountdesk.sandbox",
+        "accountdesk.sandbox.clock",
+        "accountdesk.sandbox.scenarios",
+        "accountdesk.sandbox.records",
+        "accountdesk.sandbox.jobs",
+        "accountdesk.sandbox.engine",
+        "accountdesk.sandbox.middleware",
+    ],
+)
+def test_domain_modules_import_only_the_standard_library(module: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", _CHECK.format(module=module)],
+        capture_output=True, text=True, check=True, timeout=60,
+    )
+    assert result.stdout.strip() == "", f"{module} imports {result.stdout.strip()}"
+
+
+def test_creating_an_app_imports_fastapi() -> None:
+    # The check above must be able to fail: the ASGI layer does import it.
+    code = "import sys, accountdesk.sandbox as s; s.create_app(); print('fastapi' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.strip() == "True"
