@@ -24,7 +24,8 @@ LOGGER_NAME = "accountdesk.client"
 _MIN_REGISTERED_LENGTH = 4
 
 _HEADER = re.compile(
-    r"""(?P<head>\b(?:proxy-)?authorization['"]?\s*[:=]\s*['"]?)(?P<value>[^'"\r\n,}]+)""",
+    r"""(?P<head>\b(?:proxy-)?authorization['"]?\s*[:=]\s*['"]?)"""
+    r"""(?P<value>(?:(?:bearer|basic|token)\s+)?[^\s'",}]+)""",
     re.IGNORECASE,
 )
 _BEARER = re.compile(r"(?P<head>\bbearer\s+)(?P<value>[A-Za-z0-9\-._~+/]+=*)", re.IGNORECASE)
@@ -74,10 +75,17 @@ def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
 
 
 def excerpt(body: bytes, secrets: Iterable[str | None] = (), limit: int = 200) -> str:
-    """A short, single-line, redacted excerpt of a response body for an error."""
+    """A short, single-line, redacted excerpt of a response body for an error.
+
+    Empty when a secret too short to redact safely (under 4 characters)
+    occurs in the body: better no excerpt than a maybe-leaked secret.
+    """
     text = body[: limit * 20].decode("utf-8", errors="replace")
     text = " ".join(text.split())
-    text = _DIGIT_RUN.sub(lambda m: "•" * 4 + m.group()[-2:], redact(text, secrets))
+    own = [secret for secret in secrets if secret]
+    if any(len(secret) < _MIN_REGISTERED_LENGTH and secret in text for secret in own):
+        return ""
+    text = _DIGIT_RUN.sub(lambda m: "•" * 4 + m.group()[-2:], redact(text, own))
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return text

@@ -1,0 +1,80 @@
+"""Path parameters: one percent-encoded segment each; dot segments and blanks refused."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from client_fakes import FakeService, job_body, make_client
+
+from accountdesk.client import AccountDataError, InvalidIdentifierError
+
+HOSTILE_IDS = {
+    "../x": "..%2Fx",
+    "a/b": "a%2Fb",
+    "a?b": "a%3Fb",
+    "%2F": "%252F",
+    "a#b": "a%23b",
+    "..%2F..": "..%252F..",
+    "...": "...",
+    "a b": "a%20b",
+    "ü": "%C3%BC",
+    "job\n1": "job%0A1",
+    "a;b=c": "a%3Bb%3Dc",
+}
+
+
+def _recording_service() -> FakeService:
+    return FakeService(lambda request: httpx.Response(200, json=job_body()))
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("raw", sorted(HOSTILE_IDS))
+async def test_user_id_is_one_segment(raw: str) -> None:
+    service = _recording_service()
+    async with make_client(service) as client:
+        await client.get_job(raw, raw)
+    (request,) = service.api_requests
+    encoded = HOSTILE_IDS[raw]
+    assert request.url.raw_path == f"/accounts/{encoded}/job/{encoded}".encode()
+    assert request.url.query == b""
+
+
+@pytest.mark.anyio
+async def test_segments_survive_a_base_url_with_a_path_prefix() -> None:
+    service = _recording_service()
+    client = make_client(service)
+    async with type(client)(
+        "http://service.test/api/v1/", "k", "s", transport=service.transport()
+    ) as prefixed:
+        await prefixed.resolve_mfa("../../token", "a/b")
+    await client.aclose()
+    (request,) = service.api_requests
+    assert request.url.raw_path == b"/api/v1/accounts/..%2F..%2Ftoken/mfa/a%2Fb/resolve"
+    assert service.requests[0].url.raw_path == b"/api/v1/token"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("bad", ["", " ", "\t\n", ".", ".."])
+async def test_blank_and_dot_ids_are_refused_before_sending(bad: str) -> None:
+    service = _recording_service()
+    async with make_client(service) as client:
+        with pytest.raises(InvalidIdentifierError) as caught:
+            await client.get_account(bad)
+        with pytest.raises(InvalidIdentifierError) as job_caught:
+            await client.get_job("user_good", bad)
+        with pytest.raises(InvalidIdentifierError):
+            async for _ in client.watch_job("user_good", bad):
+                pass
+    assert service.requests == []  # not even a token request
+    err = caught.value
+    assert isinstance(err, ValueError) and isinstance(err, AccountDataError)
+    assert err.parameter == "user_id" and "user_id" in str(err)
+    assert job_caught.value.parameter == "job_id"
+    assert err.code is None and err.title
+
+
+@pytest.mark.anyio
+async def test_non_string_id_is_refused() -> None:
+    async with make_client(_recording_service()) as client:
+        with pytest.raises(InvalidIdentifierError, match="string"):
+            await client.get_balance(None)  # type: ignore[arg-type]
