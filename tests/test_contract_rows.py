@@ -144,6 +144,7 @@ async def test_sandbox_answers_and_client_raises(endpoint: Endpoint, spec: Error
             wire = await http.request(endpoint.method, path, headers=headers, json=body)
         expected_message = spec.message_for(endpoint, user_id=case.user_id, job_id=job_id)
         assert wire.status_code == spec.status_for(endpoint)
+        assert wire.headers["content-type"] == "application/json"
         assert wire.json() == {"error": {"code": spec.code, "message": expected_message}}
 
     # The sandbox state that caused the error still holds on its frozen clock

@@ -2,12 +2,16 @@
 
 Everything else talks to the sandbox in-process; these tests prove the same
 client works over TCP, including against peers that misbehave: one that drops
-the connection and one that answers HTML like a broken proxy.
+the connection and one that answers HTML like a broken proxy. Raw request
+targets (``http.client`` sends them as given, like ``curl --path-as-is``)
+check that uvicorn's ``raw_path`` keeps every id in its segment.
 """
 
 from __future__ import annotations
 
 import asyncio
+import http.client
+import json
 import socket
 import threading
 import time
@@ -20,6 +24,7 @@ import uvicorn
 from accountdesk.client import (
     AccountDataClient,
     ApiError,
+    InvalidRequestError,
     MalformedResponseError,
     TransportError,
 )
@@ -73,10 +78,60 @@ async def test_full_flow_over_tcp(sandbox_server: tuple[str, FrozenClock]) -> No
             await client.get_balance("../user_good")
         assert (raised.value.status, raised.value.code) == (400, "AC-100")
 
+        # Hostile ids are each one (invalid) id over real HTTP too.
+        for hostile in ("a\x00b", "a\r\nHost: evil", "ü", "a" * 65, "%252F", "a?b", "a#b"):
+            with pytest.raises(InvalidRequestError):
+                await client.get_job(hostile, hostile)
+
         with pytest.raises(ApiError) as conflict:
             await client.start_identity("user_good")
             await client.start_identity("user_good")
         assert (conflict.value.status, conflict.value.code) == (409, "AC-112")
+
+
+def _call(
+    base_url: str, method: str, target: str, body: dict | None = None, token: str | None = None
+) -> tuple[int, dict]:
+    connection = http.client.HTTPConnection(base_url.removeprefix("http://"), timeout=10)
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    payload = None if body is None else json.dumps(body)
+    connection.request(method, target, body=payload, headers=headers)
+    response = connection.getresponse()
+    answer = json.loads(response.read())
+    connection.close()
+    return response.status, answer
+
+
+@pytest.mark.parametrize(
+    ("target", "status", "code"),
+    [
+        ("/accounts/user_good/balance?x=%2F", 200, None),
+        ("/accounts/../balance", 400, "AC-100"),
+        ("/accounts/%2E%2E/balance", 400, "AC-100"),
+        ("/accounts/..%2Fuser_good/balance", 400, "AC-100"),
+        ("/accounts/user_good%2Fbalance", 400, "AC-100"),
+        ("/accounts/user_good%3Fx=1", 400, "AC-100"),
+        ("/accounts/user_good%00", 400, "AC-100"),
+        ("/accounts//balance", 400, "AC-100"),
+        ("/accounts%2Fuser_good", 404, "AC-904"),
+        ("/accounts/user_good/balance%0A", 404, "AC-904"),
+        ("/accounts/user_good/job/..%2F..%2Ftoken", 404, "AC-109"),
+    ],
+)
+def test_raw_targets_over_tcp(
+    sandbox_server: tuple[str, FrozenClock], target: str, status: int, code: str | None
+) -> None:
+    base_url, _clock = sandbox_server
+    credentials = {"api_key": "sandbox_key", "api_secret": "sandbox_secret"}
+    _, grant = _call(base_url, "POST", "/token", credentials)
+    answer_status, body = _call(base_url, "GET", target, token=grant["access_token"])
+    assert answer_status == status, body
+    if code is None:
+        assert body["user_id"] == "user_good"
+    else:
+        assert set(body) == {"error"} and body["error"]["code"] == code
 
 
 def _serve_once(handler) -> tuple[str, threading.Thread]:

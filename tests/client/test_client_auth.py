@@ -16,7 +16,12 @@ from client_fakes import (
     request_json,
 )
 
-from accountdesk.client import InvalidCredentialsError, InvalidRequestError, NotAuthorizedError
+from accountdesk.client import (
+    InvalidCredentialsError,
+    InvalidRequestError,
+    MalformedResponseError,
+    NotAuthorizedError,
+)
 from accountdesk.contract import ERRORS
 
 ACCOUNT = {"user_id": "user_good"}
@@ -172,9 +177,9 @@ async def test_concurrent_stale_refusals_cause_one_renewal() -> None:
 async def test_403_without_ac001_is_not_replayed() -> None:
     service = FakeService(lambda request: httpx.Response(403, text="<html>Forbidden by WAF</html>"))
     async with make_client(service) as client:
-        with pytest.raises(Exception) as caught:
+        with pytest.raises(MalformedResponseError) as caught:
             await client.get_account("user_good")
-    assert caught.value.__class__.__name__ == "MalformedResponseError"
+    assert caught.value.status == 403 and caught.value.code is None
     assert len(service.api_requests) == 1 and service.token_requests == 1
 
 

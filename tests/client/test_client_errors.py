@@ -115,6 +115,6 @@ async def test_unlisted_code_keeps_its_code() -> None:
 def test_str_of_conflict_reads_like_the_service() -> None:
     message = ERRORS["AC-112"].message
     err = JobConflictError(409, "AC-112", message, method="POST", path="/accounts/u/identity")
-    assert str(err) == "AC-112 (409) Conflict - another job currently in progress"
+    assert str(err) == f"AC-112 (409) {message}"
     assert err.request_line == "POST /accounts/u/identity"
     assert err.family is ErrorFamily.CONFLICT

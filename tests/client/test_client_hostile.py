@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from client_fakes import API_SECRET, FakeService, job_body, make_client
+from client_fakes import API_SECRET, FakeService, envelope, job_body, make_client
 
 from accountdesk.client import (
     AccountDataClient,
     AccountDataError,
     ApiError,
     InvalidBaseUrlError,
+    JobConflictError,
     MalformedResponseError,
     TransportError,
 )
+from accountdesk.client._redact import excerpt
 
 HTML = b"<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>"
 
@@ -24,11 +26,17 @@ HOSTILE_ERRORS = {
     "not-an-envelope": (400, b'{"error": "x"}', "application/json"),
     "code-not-ac": (400, b'{"error": {"code": "XYZ", "message": "nope"}}', "application/json"),
     "code-too-long": (400, b'{"error": {"code": "AC-1020", "message": "m"}}', "application/json"),
+    "code-newline": (400, b'{"error": {"code": "AC-102\\n", "message": "m"}}', "application/json"),
+    "code-other-digits": (
+        400, '{"error": {"code": "AC-\u0661\u0660\u0662", "message": "m"}}'.encode(), "application/json"
+    ),
+    "message-null": (400, b'{"error": {"code": "AC-102", "message": null}}', "application/json"),
     "code-wrong-type": (400, b'{"error": {"code": 102, "message": "m"}}', "application/json"),
     "message-wrong-type": (400, b'{"error": {"code": "AC-102", "message": 5}}', "application/json"),
     "json-list": (404, b"[1, 2, 3]", "application/json"),
     "fastapi-detail": (422, b'{"detail": [{"msg": "field required"}]}', "application/json"),
     "redirect": (302, b"", None),
+    "no-content": (204, b"", None),
 }
 
 HOSTILE_SUCCESSES = {
@@ -62,6 +70,90 @@ async def test_hostile_error_bodies_are_malformed_not_api_errors(case: str) -> N
     assert len(err.excerpt) <= 200
     assert (err.method, err.path) == ("POST", "/accounts/user_good/refresh")
     assert err.title and "POST /accounts/user_good/refresh" in err.detail
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("status", [200, 400, 403, 429, 503])
+async def test_json_nested_too_deep_to_decode_is_malformed(status: int) -> None:
+    nested = b"[" * 100_000 + b"]" * 100_000  # json.loads raises RecursionError on it
+    service = FakeService(lambda request: httpx.Response(status, content=nested))
+    async with make_client(service) as client:
+        with pytest.raises(MalformedResponseError) as caught:
+            await client.get_job("user_good", "job_1")  # GET: read by the retry rules too
+    assert caught.value.status == status
+
+
+@pytest.mark.anyio
+async def test_envelope_with_extra_fields_is_still_the_service_speaking() -> None:
+    body = {"error": {"code": "AC-112", "message": "busy", "trace": "x"}, "request_id": "r1"}
+    service = FakeService(lambda request: httpx.Response(409, json=body))
+    async with make_client(service) as client:
+        with pytest.raises(JobConflictError) as caught:
+            await client.start_identity("user_good")
+    assert (caught.value.code, caught.value.message) == ("AC-112", "busy")
+
+
+@pytest.mark.anyio
+async def test_redirect_to_another_host_is_not_followed() -> None:
+    service = FakeService()
+    service.api = lambda request: httpx.Response(
+        302, headers={"Location": "http://evil.test/steal"}
+    )
+    async with make_client(service) as client:
+        with pytest.raises(MalformedResponseError) as caught:
+            await client.get_account("user_good")
+    assert caught.value.status == 302
+    # One request, to the service; the token never travelled to evil.test.
+    assert [request.url.host for request in service.requests] == ["service.test"] * 2
+    assert "evil.test" not in str(caught.value)
+
+
+@pytest.mark.anyio
+async def test_twenty_megabyte_answer_gives_a_short_excerpt() -> None:
+    huge = b'{"job_id": ' + b"9" * 20_000_000 + b"}"
+    service = FakeService(lambda request: httpx.Response(200, content=huge))
+    async with make_client(service) as client:
+        with pytest.raises(MalformedResponseError) as caught:
+            await client.get_job("user_good", "job_1")
+    assert len(caught.value.excerpt) <= 200 and len(str(caught.value)) < 500
+
+
+@pytest.mark.anyio
+async def test_service_echoing_the_token_in_its_message_does_not_leak_it() -> None:
+    def api(request: httpx.Request) -> httpx.Response:
+        token = request.headers["Authorization"].split()[1]
+        return httpx.Response(400, json=envelope("AC-204", f"token {token} / {API_SECRET}"))
+
+    service = FakeService(api)
+    async with make_client(service) as client:
+        with pytest.raises(ApiError) as caught:
+            await client.get_account("user_good")
+    err = caught.value
+    for text in (str(err), repr(err), err.message, err.detail, err.title):
+        assert service.current_token not in text and API_SECRET not in text
+    assert err.message.startswith("token [REDACTED]")
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "grant",
+    [
+        {"access_token": "tok-1\r\nX-Injected: yes"},
+        {"access_token": "tok with spaces"},
+        {"access_token": "tök-ünïcode"},
+        {"access_token": ""},
+        {"access_token": "tok-fine-123", "token_type": "Bearer\r\nX-Injected: yes"},
+    ],
+    ids=["crlf", "spaces", "non-ascii", "empty", "token-type-crlf"],
+)
+async def test_token_that_cannot_be_a_header_is_malformed(grant: dict) -> None:
+    service = FakeService(token_handler=lambda request: httpx.Response(200, json=grant))
+    async with make_client(service) as client:
+        with pytest.raises(MalformedResponseError) as caught:
+            await client.get_account("user_good")
+    assert service.api_requests == []  # never sent in a header
+    assert caught.value.excerpt == ""
+    assert grant["access_token"] not in str(caught.value) or grant["access_token"] == ""
 
 
 @pytest.mark.anyio
@@ -102,6 +194,14 @@ async def test_excerpt_is_short_and_never_echoes_credentials() -> None:
         assert token_seen[0] not in text
         assert "123456789012" not in text and "021000021" not in text
     assert "debug" in err.excerpt
+
+
+def test_excerpt_of_a_long_body_never_shows_half_a_secret() -> None:
+    # 3,990 blanks collapse to one; the cut at 4,000 bytes halves the token,
+    # which then no exact match would find.
+    body = b"oops" + b" " * 3990 + b"tok-abcdef-0123456789 more text"
+    text = excerpt(body, ["tok-abcdef-0123456789"])
+    assert "tok-" not in text and text == "oops"
 
 
 @pytest.mark.anyio

@@ -19,7 +19,12 @@ HOSTILE_IDS = {
     "a b": "a%20b",
     "ü": "%C3%BC",
     "job\n1": "job%0A1",
+    "a\r\nHost: evil": "a%0D%0AHost%3A%20evil",
+    "a\x00b": "a%00b",
     "a;b=c": "a%3Bb%3Dc",
+    "%252F": "%25252F",
+    "𝓊ser": "%F0%9D%93%8Aser",
+    "a" * 65: "a" * 65,
 }
 
 
@@ -78,3 +83,28 @@ async def test_non_string_id_is_refused() -> None:
     async with make_client(_recording_service()) as client:
         with pytest.raises(InvalidIdentifierError, match="string"):
             await client.get_balance(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("bad", "why"),
+    [("\ud800", "surrogate"), ("a" * 2049, "too long"), ("é" * 400, "too long")],
+    ids=["lone-surrogate", "2049-chars", "400-two-byte-chars"],
+)
+async def test_ids_that_cannot_be_sent_are_refused_before_sending(bad: str, why: str) -> None:
+    service = _recording_service()
+    async with make_client(service) as client:
+        with pytest.raises(InvalidIdentifierError, match=why):
+            await client.get_job("user_good", bad)
+        await client.get_job("user_good", "a" * 2048)  # the longest id that is sent
+    assert len(service.api_requests) == 1
+
+
+@pytest.mark.anyio
+async def test_mfa_answer_with_a_lone_surrogate_is_sent_as_a_json_escape() -> None:
+    service = _recording_service()
+    async with make_client(service) as client:
+        await client.submit_mfa("user_good", "job_1", "12\ud80034")
+    (request,) = service.api_requests
+    assert request.content == b'{"answer": "12\\ud80034"}'
+    assert request.headers["Content-Type"] == "application/json"

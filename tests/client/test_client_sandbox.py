@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import logging
 from collections.abc import AsyncIterator
 from decimal import Decimal
 
@@ -18,14 +19,17 @@ from client_fakes import FakeMonotonic
 from accountdesk.client import (
     AccountBlockedError,
     AccountDataClient,
+    AccountDataError,
     InvalidCredentialsError,
     InvalidRequestError,
     JobConflictError,
+    JobNotFoundError,
     MfaSessionExpiredError,
     NotAuthorizedError,
     UserNotFoundError,
 )
-from accountdesk.sandbox import FrozenClock, create_app
+from accountdesk.contract import ERRORS, endpoints
+from accountdesk.sandbox import SCENARIO_USERS, FrozenClock, create_app
 
 START = dt.datetime(2026, 3, 2, 12, 0, tzinfo=dt.UTC)
 
@@ -62,14 +66,17 @@ class Sandbox:
 
 
 class CountingTransport(httpx.AsyncBaseTransport):
-    """Records the path of every request, then hands it to the sandbox."""
+    """Records the path and Authorization of every request, then hands it to the sandbox."""
 
     def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
         self.inner = inner
         self.paths: list[str] = []
+        self.authorizations: set[str] = set()
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         self.paths.append(request.url.path)
+        if "Authorization" in request.headers:
+            self.authorizations.add(request.headers["Authorization"].split()[-1])
         return await self.inner.handle_async_request(request)
 
 
@@ -111,11 +118,12 @@ async def test_user_mfa_flow(sandbox: Sandbox, client: AccountDataClient) -> Non
     challenge = states[-1].mfa
     assert challenge is not None and challenge.question and challenge.attempts_remaining == 3
 
-    await client.submit_mfa("user_mfa", job.job_id, "1234")
+    recorded = await client.submit_mfa("user_mfa", job.job_id, "1234")
+    assert recorded.status == "mfa_required"  # recorded, not yet checked
     resumed = await client.resolve_mfa("user_mfa", job.job_id)
-    assert resumed.status in {"in_progress", "pending", "completed"}
+    assert resumed.status == "in_progress" and resumed.mfa is None
     states = [state.status async for state in client.watch_job("user_mfa", job.job_id)]
-    assert states[-1] == "completed"
+    assert states == ["in_progress", "completed"]
 
 
 @pytest.mark.anyio
@@ -167,7 +175,7 @@ async def test_identity_and_transactions_flows(sandbox: Sandbox, client: Account
 @pytest.mark.anyio
 async def test_concurrent_identity_starts_give_one_job(client: AccountDataClient) -> None:
     results = await asyncio.gather(
-        *(client.start_identity("user_good") for _ in range(20)), return_exceptions=True
+        *(client.start_identity("user_good") for _ in range(100)), return_exceptions=True
     )
     started = [r for r in results if not isinstance(r, BaseException)]
     assert len(started) == 1
@@ -207,15 +215,61 @@ async def test_credentials_errors(sandbox: Sandbox) -> None:
             await client.get_account("user_mfa")
 
 
+HOSTILE_IDS = [
+    "../token", "a/b", "a?b", "%2F", "%252F", "user_good/balance", "..%2F", "a\x00b",
+    "a\r\nb", "user_good\n", "ü", "a" * 65, "a#b",
+]
+
+
 @pytest.mark.anyio
-@pytest.mark.parametrize("hostile", ["../token", "a/b", "a?b", "%2F", "user_good/balance", "..%2F"])
-async def test_hostile_ids_never_reach_another_endpoint(
-    client: AccountDataClient, hostile: str
+async def test_hostile_ids_never_reach_another_endpoint(client: AccountDataClient) -> None:
+    # Each is one (invalid) id for the sandbox, answered by the endpoint it was
+    # sent to (its own AC-100 or AC-109 text), never by a different route.
+    account_text = ERRORS["AC-100"].message_for(endpoints.ACCOUNT)
+    for hostile in HOSTILE_IDS:
+        with pytest.raises(InvalidRequestError) as caught:
+            await client.get_account(hostile)
+        assert caught.value.message == account_text, hostile
+        with pytest.raises(JobNotFoundError) as job_caught:
+            await client.get_job("user_good", hostile)
+        expected = ERRORS["AC-109"].message_for(endpoints.JOB, user_id="user_good", job_id=hostile)
+        assert job_caught.value.message == expected, hostile
+    with pytest.raises(UserNotFoundError):
+        await client.get_account("a" * 64)  # the longest valid id: merely unknown
+
+
+@pytest.mark.anyio
+async def test_no_secret_token_or_full_number_in_logs_or_reprs(
+    sandbox: Sandbox, caplog: pytest.LogCaptureFixture
 ) -> None:
-    # Each is one (invalid) user id for the sandbox, never a different route.
-    with pytest.raises((InvalidRequestError, UserNotFoundError)) as caught:
-        await client.get_account(hostile)
-    assert caught.value.path.startswith("/accounts/") and caught.value.path.count("/") == 2
+    caplog.set_level(logging.DEBUG)  # every logger: client, httpx, httpcore, sandbox
+    transport = CountingTransport(httpx.ASGITransport(sandbox.app))
+    shown: list[object] = []
+    async with sandbox.client(transport=transport) as client:
+        shown += [client, await client.get_account("user_good"), await client.get_balance("user_good")]
+        job = await client.refresh_balance("user_mfa")
+        shown.append(await client.submit_mfa("user_mfa", job.job_id, "1234"))
+        for failing in (
+            client.get_balance("user_manual"),
+            client.get_account("user_nobody"),
+            client.resolve_mfa("user_mfa", "job_nope"),
+            client.get_account("."),
+        ):
+            try:
+                await failing
+            except AccountDataError as error:
+                shown.append(error)
+                logging.getLogger("test").exception("call failed: %s", error)
+        sandbox.clock.advance(3601)  # stale token: refused, renewed, replayed
+        shown.append(await client.get_account("user_good"))
+    assert len(transport.authorizations) == 2
+    secrets = {"sandbox_secret", *transport.authorizations}
+    for scenario in SCENARIO_USERS.values():
+        secrets |= {scenario.profile.account_number, scenario.profile.routing_number}
+    text = caplog.text + "".join(f"{item!r} {item!s}" for item in shown)
+    assert "GET /accounts/user_good -> 200" in caplog.text and "Traceback" in caplog.text
+    leaked = [secret for secret in secrets if secret in text]
+    assert leaked == []
 
 
 @pytest.mark.anyio

@@ -140,3 +140,13 @@ async def test_cancelling_the_consumer_stops_polling() -> None:
         assert len(service.api_requests) == requests_at_cancel == 1
         assert asyncio.all_tasks() == tasks_before  # nothing left running
     assert seen == ["pending"]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("options", [{"interval": 0}, {"interval": -1}, {"backoff": 0.5}])
+async def test_settings_that_would_hammer_the_service_are_refused(options: dict) -> None:
+    service = FakeService(scripted_jobs("pending"))
+    async with make_client(service) as client:
+        with pytest.raises(ValueError, match="interval"):
+            await collect(client, **options)
+    assert service.requests == []

@@ -197,6 +197,53 @@ async def test_reset_and_clock_advance(http: httpx.AsyncClient, clock: FrozenClo
         assert error["message"] == ERRORS["AC-100"].message_for(ep.TOKEN)
 
 
+NESTED = b"[" * 100_000 + b"]" * 100_000
+HOSTILE_BODIES = {
+    "nested-100k": NESTED,
+    "nested-in-object": b'{"api_key": ' + NESTED + b"}",
+    "huge-int": b'{"seconds": ' + b"9" * 5000 + b"}",
+    "huge-float": b'{"seconds": 1e999}',
+    "not-utf8": b'{"api_key": "\xff\xfe", "api_secret": "\xc3"}',
+    "array": b'[{"api_key": "sandbox_key", "api_secret": "sandbox_secret"}]',
+    "lone-surrogate": b'{"api_key": "sandbox_key", "api_secret": "\\ud800", "seconds": "\\ud800"}',
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_BODIES))
+async def test_hostile_bodies_answer_ac_100_never_a_crash(http: httpx.AsyncClient, case: str) -> None:
+    headers = await bearer(http)
+    body = HOSTILE_BODIES[case]
+    job_id = (await http.post("/accounts/user_mfa/refresh", headers=headers)).json()["job_id"]
+    for path, endpoint, status in (
+        ("/token", ep.TOKEN, 400 if case != "lone-surrogate" else 401),
+        ("/_sandbox/clock/advance", ep.TOKEN, 400),
+        (f"/accounts/user_mfa/mfa/{job_id}", ep.MFA_ANSWER, 400),
+    ):
+        answer = await http.post(path, headers=headers, content=body)
+        code = "AC-100" if status == 400 else "AC-101"
+        error = assert_envelope(answer, status, code)
+        assert error["message"] == ERRORS[code].message_for(endpoint), path
+
+
+async def test_body_is_read_whatever_its_content_type(http: httpx.AsyncClient) -> None:
+    # The contract shows no content type; curl -d sends a form type by default.
+    body = json.dumps({"api_key": GOOD[0], "api_secret": GOOD[1]})
+    for content_type in ("text/plain", "application/x-www-form-urlencoded", "application/xml"):
+        answer = await http.post("/token", content=body, headers={"Content-Type": content_type})
+        assert answer.status_code == 200, content_type
+
+
+@pytest.mark.parametrize("seconds", [1e300, 10**12, 10**400], ids=["1e300", "1e12", "400-digit-int"])
+async def test_clock_advance_past_the_calendar_is_refused(
+    http: httpx.AsyncClient, clock: FrozenClock, seconds: float
+) -> None:
+    before = clock.now()
+    answer = await http.post("/_sandbox/clock/advance", content=f'{{"seconds": {seconds}}}')
+    assert_envelope(answer, 400, "AC-100")
+    assert clock.now() == before
+    assert (await http.post("/_sandbox/clock/advance", json={"seconds": 1})).status_code == 200
+
+
 # -- answers the framework would make itself --------------------------------------
 
 

@@ -40,3 +40,11 @@ def test_clocks_never_go_backwards(step: float) -> None:
     for clock in (FrozenClock(), SystemClock()):
         with pytest.raises(ValueError):
             clock.advance(step)
+
+
+def test_a_step_past_the_year_9999_leaves_the_clock_usable() -> None:
+    for clock in (FrozenClock(), SystemClock()):
+        before = clock.now()
+        with pytest.raises(OverflowError):
+            clock.advance(10**13)  # inside timedelta's range, past datetime's
+        assert clock.now() >= before

@@ -150,12 +150,15 @@ def test_malformed_mfa_answer(engine: SandboxEngine, token: str, answer: object)
 
 def test_unknown_and_foreign_jobs(engine: SandboxEngine, token: str) -> None:
     job_id = engine.refresh_balance(token, "user_mfa")["job_id"]
+    spec = ERRORS["AC-109"]
     error = _raises("AC-109", engine.get_job, token, "user_good", job_id)
-    assert error.message == "Balance refresh job for user_good not found"
+    assert error.message == spec.message_for(ep.JOB, user_id="user_good", job_id=job_id)
+    assert "user_good" in error.message  # the JOB endpoint's text names the user
     error = _raises("AC-109", engine.submit_mfa, token, "user_good", job_id, "1234")
-    assert (error.status, error.message) == (404, f"Job {job_id} not found")
+    assert (error.status, error.message) == (404, spec.message_for(ep.MFA_ANSWER, job_id=job_id))
+    assert job_id in error.message
     error = _raises("AC-109", engine.resolve_mfa, token, "user_good", "job_nope")
-    assert (error.status, error.message) == (404, "Job job_nope not found")
+    assert (error.status, error.message) == (404, spec.message_for(ep.MFA_RESOLVE, job_id="job_nope"))
 
 
 def test_one_identity_and_one_transaction_job_at_a_time(
@@ -201,7 +204,7 @@ def test_tokens(engine: SandboxEngine, clock: FrozenClock) -> None:
     _raises("AC-101", engine.issue_token, "sandbox_key", "sändbox")  # non-ASCII: no crash
     for key, secret in ((None, "x"), ("x", None), ("", "x"), (1, 2)):
         error = _raises("AC-100", engine.issue_token, key, secret)
-        assert error.message == "Required attributes are missing or not in a valid format."
+        assert error.message == ERRORS["AC-100"].message_for(ep.TOKEN)
     clock.advance(3599)
     engine.get_account(token, "user_good")
     clock.advance(1)  # tokens expire on the sandbox clock

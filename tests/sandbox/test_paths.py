@@ -108,6 +108,9 @@ async def _raw_asgi(
         (b"/accounts/", "AC-100"),
         (b"/accounts%2Fuser_good", "AC-904"),
         (b"/accounts/user_good/job/..%2F..%2Ftoken", "AC-109"),
+        (b"/accounts/user_good/balance%0A", "AC-904"),
+        (b"/accounts/user_good%0A/balance", "AC-100"),
+        (b"/accounts/user_good/job/job_x%0A", "AC-109"),
     ],
 )
 async def test_raw_paths_from_a_server(app: FastAPI, raw_path: bytes, code: str) -> None:
@@ -126,6 +129,7 @@ def test_routing_path_keeps_every_segment_in_place() -> None:
     assert routing_path(b"/accounts/%61bc") == "/accounts/abc"
     assert routing_path(b"/accounts//balance") == "/accounts/%00/balance"
     assert routing_path(b"/token") == "/token"
-    pairs = {"a%2Fb": "a/b", "100%25": "100%", "%00": "", "%2500": "%00", "abc": "abc"}
+    assert routing_path(b"/token%0A") == "/token%0A"  # "$" in a route would match before "\n"
+    pairs = {"a%2Fb": "a/b", "100%25": "100%", "%00": "", "%2500": "%00", "abc": "abc", "x%0A": "x\n"}
     for routed, value in pairs.items():
         assert segment_value(routed) == value

@@ -9,13 +9,13 @@ and replays the request once.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import AsyncGenerator, Awaitable, Callable
 
 import httpx
 
 from ._redact import LOGGER_NAME, register_secret
+from ._responses import service_code
 from .errors import AccountDataError, NotAuthorizedError
 from .models import TokenGrant
 
@@ -128,18 +128,6 @@ class TokenCache:
         return self._authorization
 
 
-def is_not_authorized(response: httpx.Response) -> bool:
-    """True for the service's 403 ``AC-001`` answer."""
-    if response.status_code != 403:
-        return False
-    try:
-        body = json.loads(response.content)
-    except ValueError:
-        return False
-    error = body.get("error") if isinstance(body, dict) else None
-    return isinstance(error, dict) and error.get("code") == NotAuthorizedError.code
-
-
 class BearerAuth(httpx.Auth):
     """httpx auth flow: bearer token on each request, one renewal and replay on AC-001."""
 
@@ -163,7 +151,7 @@ class BearerAuth(httpx.Auth):
         # Overriding async_auth_flow skips httpx's own read for
         # requires_response_body, so read the (small) refusal here.
         await response.aread()
-        if not is_not_authorized(response):
+        if service_code(response) != NotAuthorizedError.code:
             return
         # The token may have expired early or been revoked; a refusal with a
         # fresh token is final (no second replay, so no loop).

@@ -5,7 +5,9 @@ Each parameter becomes exactly one percent-encoded path segment, so no
 ``a%2Fb``, ``"a?b"`` as ``a%3Fb``, ``"%2F"`` as ``%252F``. The dot segments
 ``.`` and ``..`` survive percent-encoding unchanged (they are unreserved
 characters) and any server or proxy would resolve them, so they are refused
-here, together with empty and blank ids.
+here, together with empty and blank ids. So are ids that cannot be sent at
+all: text with an unpaired surrogate (no UTF-8 form) and ids so long that
+httpx would refuse the URL or a server the request line.
 """
 
 from __future__ import annotations
@@ -15,6 +17,10 @@ from urllib.parse import quote
 from accountdesk.contract import Endpoint
 
 from .errors import InvalidIdentifierError
+
+#: Longest encoded segment sent. Real ids are short; servers commonly refuse
+#: request lines over 8 KiB, and httpx refuses URLs over 64 KiB.
+MAX_SEGMENT_LENGTH = 2048
 
 
 def encode_segment(name: str, value: object, endpoint: Endpoint) -> str:
@@ -31,7 +37,15 @@ def encode_segment(name: str, value: object, endpoint: Endpoint) -> str:
         raise refuse("must not be empty or blank")
     if value in {".", ".."}:
         raise refuse(f"must not be {value!r} (a dot segment would change the endpoint)")
-    return quote(value, safe="")
+    try:
+        segment = quote(value, safe="")
+    except UnicodeEncodeError:
+        raise refuse("must be valid text (it holds an unpaired surrogate)") from None
+    if len(segment) > MAX_SEGMENT_LENGTH:
+        raise refuse(
+            f"is too long ({len(segment)} characters once encoded, at most {MAX_SEGMENT_LENGTH})"
+        )
+    return segment
 
 
 def build_path(endpoint: Endpoint, **parameters: object) -> str:

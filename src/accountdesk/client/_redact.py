@@ -21,7 +21,7 @@ LOGGER_NAME = "accountdesk.client"
 
 # Secrets shorter than this are not registered globally: redacting every "ab"
 # in every log line would wreck the log without protecting much.
-_MIN_REGISTERED_LENGTH = 4
+MIN_SECRET_LENGTH = 4
 
 _HEADER = re.compile(
     r"""(?P<head>\b(?:proxy-)?authorization['"]?\s*[:=]\s*['"]?)"""
@@ -44,7 +44,7 @@ _registered: set[str] = set()
 
 def register_secret(value: str | None) -> None:
     """Have every :class:`RedactingFilter` hide ``value`` from now on."""
-    if value and len(value) >= _MIN_REGISTERED_LENGTH:
+    if value and len(value) >= MIN_SECRET_LENGTH:
         with _registry_lock:
             _registered.add(value)
 
@@ -56,11 +56,11 @@ def _replace_value(match: re.Match[str]) -> str:
     return f"{match.group('head')}{quote}{REDACTED}{closing}"
 
 
-def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
-    """``text`` with credentials replaced by ``[REDACTED]``.
+def hide_secrets(text: str, secrets: Iterable[str | None] = ()) -> str:
+    """``text`` with every registered secret and each of ``secrets`` replaced.
 
-    ``secrets`` are exact strings to hide in addition to the registered ones
-    and the patterns.
+    Exact strings only, no patterns: safe on text that must otherwise stay
+    verbatim, such as the message of a service error.
     """
     with _registry_lock:
         known = set(_registered)
@@ -69,6 +69,16 @@ def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
     for secret in sorted(known, key=len, reverse=True):
         if secret in text:
             text = text.replace(secret, REDACTED)
+    return text
+
+
+def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
+    """``text`` with credentials replaced by ``[REDACTED]``.
+
+    ``secrets`` are exact strings to hide in addition to the registered ones
+    and the patterns.
+    """
+    text = hide_secrets(text, secrets)
     text = _HEADER.sub(_replace_value, text)
     text = _BEARER.sub(_replace_value, text)
     return _KEY_VALUE.sub(_replace_value, text)
@@ -83,9 +93,13 @@ def excerpt(body: bytes, secrets: Iterable[str | None] = (), limit: int = 200) -
     text = body[: limit * 20].decode("utf-8", errors="replace")
     text = " ".join(text.split())
     own = [secret for secret in secrets if secret]
-    if any(len(secret) < _MIN_REGISTERED_LENGTH and secret in text for secret in own):
+    if any(len(secret) < MIN_SECRET_LENGTH and secret in text for secret in own):
         return ""
     text = _DIGIT_RUN.sub(lambda m: "•" * 4 + m.group()[-2:], redact(text, own))
+    if len(body) > limit * 20 and len(text) <= limit:
+        # The cut may have halved a secret, which no exact match then finds,
+        # and the end of the text is visible: drop the last word.
+        text = text.rpartition(" ")[0]
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return text

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import httpx
 from pydantic import ValidationError
 
 from accountdesk.contract import CODE_PATTERN
 
-from ._redact import excerpt
+from ._redact import MIN_SECRET_LENGTH, excerpt, hide_secrets
 from .errors import MalformedResponseError, error_class_for
 from .models import ServiceModel
 
@@ -36,6 +36,25 @@ def _malformed(
     )
 
 
+def _load_json(content: bytes) -> Any:
+    """The decoded body; ValueError for anything that is not JSON."""
+    try:
+        return json.loads(content)
+    except RecursionError:  # nested thousands of levels deep: not a record of ours
+        raise ValueError("JSON nested too deeply") from None
+
+
+def service_code(response: httpx.Response) -> str | None:
+    """The ``AC-nnn`` code when the body is the service's error envelope, else None."""
+    try:
+        body = _load_json(response.content)
+    except ValueError:
+        return None
+    error = body.get("error") if isinstance(body, dict) else None
+    code = error.get("code") if isinstance(error, dict) else None
+    return code if isinstance(code, str) and CODE_PATTERN.match(code) else None
+
+
 def _content_kind(response: httpx.Response) -> str:
     content_type = response.headers.get("Content-Type", "").split(";")[0].strip()
     return content_type or "no content type"
@@ -50,7 +69,7 @@ def raise_for_error(
     if not response.content:
         raise _malformed(response, "empty body instead of an error envelope", method, path, secrets)
     try:
-        body = json.loads(response.content)
+        body = _load_json(response.content)
     except ValueError:
         problem = f"not JSON ({_content_kind(response)}) instead of an error envelope"
         raise _malformed(response, problem, method, path, secrets) from None
@@ -62,6 +81,9 @@ def raise_for_error(
         raise _malformed(response, "error object without an AC-nnn code", method, path, secrets)
     if not isinstance(message, str):
         raise _malformed(response, "error object without a message text", method, path, secrets)
+    # A service that echoes the token or secret back must not put it in an
+    # exception's str (toasts, logs); catalogue texts hold no secret, so stay verbatim.
+    message = hide_secrets(message, (s for s in secrets if s and len(s) >= MIN_SECRET_LENGTH))
     raise error_class_for(code)(response.status_code, code, message, method=method, path=path)
 
 

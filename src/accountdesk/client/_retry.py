@@ -15,13 +15,12 @@
 from __future__ import annotations
 
 import email.utils
-import json
 import random
 from dataclasses import dataclass, field
 
 import httpx
 
-from accountdesk.contract import CODE_PATTERN
+from ._responses import service_code
 
 # Never sent: safe to replay whatever the method.
 _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
@@ -38,17 +37,6 @@ def transport_reason(exc: httpx.TransportError) -> str:
     if isinstance(exc, httpx.ConnectError):
         return "connect"
     return "network"
-
-
-def has_service_code(response: httpx.Response) -> bool:
-    """True when the body is the service's error envelope with an ``AC-nnn`` code."""
-    try:
-        body = json.loads(response.content)
-    except ValueError:
-        return False
-    error = body.get("error") if isinstance(body, dict) else None
-    code = error.get("code") if isinstance(error, dict) else None
-    return isinstance(code, str) and CODE_PATTERN.match(code) is not None
 
 
 def parse_retry_after(value: str | None, now: float) -> float | None:
@@ -103,7 +91,7 @@ class RetryPolicy:
         if status >= 500:
             return True
         if status == 429:
-            return not has_service_code(response)
+            return service_code(response) is None
         return False
 
     def backoff(self, retry: int) -> float:

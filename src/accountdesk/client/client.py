@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import json as _json
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from random import Random
@@ -16,7 +18,7 @@ from accountdesk.contract import Endpoint, endpoints
 
 from ._auth import BearerAuth, TokenCache
 from ._paths import build_path
-from ._redact import LOGGER_NAME, install_logger_filter, register_secret
+from ._redact import LOGGER_NAME, install_logger_filter, redact, register_secret
 from ._responses import parse_record, raise_for_error
 from ._retry import RetryPolicy, transport_reason
 from .errors import InvalidBaseUrlError, JobWatchTimeout, MalformedResponseError, TransportError
@@ -29,6 +31,9 @@ ModelT = TypeVar("ModelT", bound=ServiceModel)
 Sleep = Callable[[float], Awaitable[Any]]
 
 _STARTED = "accountdesk.started"
+_JSON_TYPE = {"Content-Type": "application/json"}
+# Visible ASCII without spaces: what fits in one Authorization header word.
+_HEADER_TOKEN = re.compile(r"[\x21-\x7e]+")
 
 
 def _as_secret(value: str | SecretStr) -> SecretStr:
@@ -228,6 +233,9 @@ class AccountDataClient:
         cap = default_max if max_interval is None else max_interval
         growth = default_backoff if backoff is None else backoff
         limit = default_timeout if timeout is None else timeout
+        if not pause > 0 or not growth >= 1:
+            # Either would poll the service in a tight loop until the deadline.
+            raise ValueError("watch_job needs interval > 0 and backoff >= 1")
         path = build_path(endpoints.JOB, user_id=user_id, job_id=job_id)
         deadline = self._monotonic() + limit
         last_state: Any = object()
@@ -267,9 +275,17 @@ class AccountDataClient:
         response = await self._send(method, path, json=credentials, auth=None)
         raise_for_error(response, method, path, self._secrets())
         grant = parse_record(response, TokenGrant, method, path, self._secrets())
-        if not grant.access_token.get_secret_value().strip():
+        # Both go into a header: a space, CR/LF or non-ASCII would split it or
+        # make httpx fail with an error text that quotes the token.
+        problem = None
+        if not _HEADER_TOKEN.fullmatch(grant.access_token.get_secret_value()):
+            problem = "access_token is empty or not a header-safe token"
+        elif not _HEADER_TOKEN.fullmatch(grant.token_type.strip() or "Bearer"):
+            problem = "token_type is not a single word"
+        if problem is not None:
+            # No excerpt: the body holds the token.
             raise MalformedResponseError(
-                response.status_code, "", problem="empty access_token", method=method, path=path
+                response.status_code, "", problem=problem, method=method, path=path
             )
         return grant
 
@@ -278,9 +294,13 @@ class AccountDataClient:
     ) -> httpx.Response:
         """Send with the retry policy; the body is read. Raises TransportError."""
         policy = self._policy
+        # Serialised here with ensure_ascii: httpx's own encoding fails on a
+        # lone surrogate (UnicodeEncodeError); its escape is valid JSON.
+        body = None if json is None else _json.dumps(json).encode("ascii")
+        headers = None if body is None else _JSON_TYPE
         attempt = 1
         while True:
-            request = self._http.build_request(method, path, json=json)
+            request = self._http.build_request(method, path, content=body, headers=headers)
             try:
                 response = await self._http.send(request, auth=auth)
             except httpx.TransportError as exc:
@@ -291,7 +311,7 @@ class AccountDataClient:
                     continue
                 raise TransportError(
                     reason,
-                    f"{method} {path} failed after {attempt} attempt(s): {_describe(exc)}",
+                    f"{method} {path} failed after {attempt} attempt(s): {self._describe(exc)}",
                     method=method,
                     path=path,
                 ) from exc
@@ -301,13 +321,22 @@ class AccountDataClient:
                 ) from exc
             except httpx.HTTPError as exc:  # redirects loop and the like: still ours to raise
                 raise TransportError(
-                    "network", f"{method} {path} failed: {_describe(exc)}", method=method, path=path
+                    "network",
+                    f"{method} {path} failed: {self._describe(exc)}",
+                    method=method,
+                    path=path,
                 ) from exc
             if attempt < policy.max_attempts and policy.retries_response(method, response):
                 await self._pause(attempt, response, method, path, f"HTTP {response.status_code}")
                 attempt += 1
                 continue
             return response
+
+    def _describe(self, exc: httpx.HTTPError) -> str:
+        # httpx's texts may quote a header value; never let one carry a credential.
+        text = redact(str(exc).strip(), self._secrets())
+        name = type(exc).__name__
+        return f"{name}: {text}" if text else name
 
     async def _pause(
         self, attempt: int, response: httpx.Response | None, method: str, path: str, why: str
@@ -334,9 +363,3 @@ class AccountDataClient:
             response.status_code,
             elapsed,
         )
-
-
-def _describe(exc: httpx.HTTPError) -> str:
-    text = str(exc).strip()
-    name = type(exc).__name__
-    return f"{name}: {text}" if text else name

@@ -82,7 +82,7 @@ class ApiError(AccountDataError):
         self.family = spec.family if spec is not None else ErrorFamily.OTHER
         super().__init__(message, method=method, path=path, title=f"{code} {self.summary}")
 
-    def __str__(self) -> str:  # "AC-112 (409) Conflict - another job currently in progress"
+    def __str__(self) -> str:  # "AC-112 (409) <the message>"
         return f"{self.code} ({self.status}) {self.message}"
 
     def __repr__(self) -> str:

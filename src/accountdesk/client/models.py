@@ -12,27 +12,30 @@ from __future__ import annotations
 import datetime as dt
 import json
 from decimal import Decimal
-from enum import StrEnum
 from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SecretStr
 
+# Re-exported: the client's users import them from here.
+from accountdesk.contract.jobs import TERMINAL_STATUSES, JobKind, JobStatus
 
-class JobKind(StrEnum):
-    BALANCE_REFRESH = "balance_refresh"
-    IDENTITY = "identity"
-    TRANSACTIONS = "transactions"
-
-
-class JobStatus(StrEnum):
-    PENDING = "pending"
-    IN_PROGRESS = "in_progress"
-    MFA_REQUIRED = "mfa_required"
-    COMPLETED = "completed"
-    FAILED = "failed"
-
-
-TERMINAL_STATUSES = frozenset({JobStatus.COMPLETED, JobStatus.FAILED})
+__all__ = [
+    "TERMINAL_STATUSES",
+    "Account",
+    "Address",
+    "Balance",
+    "Identity",
+    "Job",
+    "JobError",
+    "JobKind",
+    "JobStatus",
+    "MfaChallenge",
+    "ServiceModel",
+    "TokenGrant",
+    "Transaction",
+    "Transactions",
+    "mask_number",
+]
 
 
 class ServiceModel(BaseModel):

@@ -1,4 +1,4 @@
-"""The Account Data Service contract as data: endpoints and the error catalogue.
+"""The Account Data Service contract as data: endpoints, the error catalogue and job vocabulary.
 
 Imports nothing outside the standard library, so the client, the sandbox and
 the tests can all lean on it.
@@ -18,6 +18,7 @@ from .errors import (
     endpoint_error_pairs,
     spec_for,
 )
+from .jobs import TERMINAL_STATUSES, JobKind, JobStatus
 
 __all__ = [
     "ALL_ENDPOINTS",
@@ -26,10 +27,13 @@ __all__ = [
     "ERRORS",
     "SANDBOX_CODES",
     "SUPPORT_EMAIL",
+    "TERMINAL_STATUSES",
     "UNLISTED_CODES",
     "Endpoint",
     "ErrorFamily",
     "ErrorSpec",
+    "JobKind",
+    "JobStatus",
     "endpoint_error_pairs",
     "endpoint_named",
     "endpoints",

@@ -17,8 +17,9 @@ from types import MappingProxyType
 from . import endpoints as ep
 from .endpoints import Endpoint
 
-#: ``error.code`` always has this shape (section 2).
-CODE_PATTERN = re.compile(r"^AC-\d{3}$")
+#: ``error.code`` always has this shape (section 2). ``[0-9]`` and ``\Z``, not
+#: ``\d`` and ``$``: those would also accept non-ASCII digits and a trailing newline.
+CODE_PATTERN = re.compile(r"^AC-[0-9]{3}\Z")
 
 #: Stands for the support address inside the AC-104 message (section 7).
 SUPPORT_EMAIL = "support@accountdesk.example"

@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from accountdesk.contract import ALL_ENDPOINTS, ERRORS, SANDBOX_CODES, Endpoint
 from accountdesk.contract import endpoints as ep
 
+from .clock import wire_time
 from .engine import BODY_TEXT_ENDPOINT, SandboxEngine, SandboxError
 from .middleware import CrashEnvelope, RawPathRouting, segment_value
 from .scenarios import catalogue
@@ -52,7 +53,9 @@ async def _json_body(request: Request) -> Any:
     raw = await request.body()
     try:
         return json.loads(raw) if raw else None
-    except ValueError:  # includes JSONDecodeError and bad UTF-8
+    # ValueError covers JSONDecodeError, bad UTF-8 and over-long integers;
+    # RecursionError a body nested thousands of levels deep.
+    except (ValueError, RecursionError):
         return None
 
 
@@ -161,7 +164,7 @@ async def reset(request: Request) -> Response:
 async def advance_clock(request: Request) -> Response:
     body = await _json_body(request)
     now = _engine(request).advance_clock(_field(body, "seconds"))
-    return JSONResponse({"now": now.isoformat(timespec="milliseconds")})
+    return JSONResponse({"now": wire_time(now)})
 
 
 _HANDLERS = {

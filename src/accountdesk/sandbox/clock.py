@@ -12,7 +12,7 @@ import math
 import threading
 from typing import Protocol, runtime_checkable
 
-__all__ = ["DEFAULT_START", "Clock", "FrozenClock", "SystemClock"]
+__all__ = ["DEFAULT_START", "Clock", "FrozenClock", "SystemClock", "wire_time"]
 
 #: Where a :class:`FrozenClock` starts when no start is given: a fixed
 #: Monday morning, so snapshot tests see the same dates on every run.
@@ -28,8 +28,18 @@ class Clock(Protocol):
         ...
 
     def advance(self, seconds: float) -> None:
-        """Move the clock forward by ``seconds`` (never backwards)."""
+        """Move the clock forward by ``seconds`` (never backwards).
+
+        Raises TypeError, ValueError or OverflowError, leaving the time as it
+        was, for a step that is not a finite number >= 0 or that would pass
+        the year 9999: the engine answers those with ``AC-100``.
+        """
         ...
+
+
+def wire_time(moment: dt.datetime) -> str:
+    """A timestamp as the sandbox sends it: ISO-8601, milliseconds, UTC offset."""
+    return moment.isoformat(timespec="milliseconds")
 
 
 def _checked_seconds(seconds: float) -> float:
@@ -57,7 +67,11 @@ class SystemClock:
         """Jump ``seconds`` ahead of the wall clock (cumulative)."""
         step = dt.timedelta(seconds=_checked_seconds(seconds))
         with self._lock:
-            self._offset += step
+            offset = self._offset + step
+            # Raises OverflowError before the offset is kept: kept, an offset
+            # past the year 9999 would make every later now() fail.
+            _ = dt.datetime.now(dt.UTC) + offset
+            self._offset = offset
 
     def __repr__(self) -> str:
         return f"SystemClock(offset={self._offset.total_seconds()}s)"

@@ -156,8 +156,11 @@ class SandboxEngine:
                 c
                 for c in CREDENTIALS
                 if c.api_key == api_key
-                # bytes: compare_digest refuses non-ASCII str.
-                and secrets.compare_digest(c.api_secret.encode(), api_secret.encode())
+                # bytes: compare_digest refuses non-ASCII str; surrogatepass:
+                # JSON may carry a lone surrogate ("\ud800"), which UTF-8 cannot.
+                and secrets.compare_digest(
+                    c.api_secret.encode(), api_secret.encode("utf-8", "surrogatepass")
+                )
             ),
             None,
         )
@@ -297,15 +300,13 @@ class SandboxEngine:
 
     def advance_clock(self, seconds: object) -> dt.datetime:
         """Move the sandbox clock forward; returns the new time."""
-        if (
-            isinstance(seconds, bool)
-            or not isinstance(seconds, int | float)
-            or not math.isfinite(seconds)
-            or seconds < 0
-        ):
-            raise SandboxError("AC-100", BODY_TEXT_ENDPOINT)
         with self._lock:
-            self.clock.advance(seconds)
+            try:
+                # The clock refuses a step that is not a number, negative, not
+                # finite, or past the year 9999 (OverflowError).
+                self.clock.advance(seconds)  # type: ignore[arg-type]
+            except (TypeError, ValueError, OverflowError):
+                raise SandboxError("AC-100", BODY_TEXT_ENDPOINT) from None
             return self.clock.now()
 
     # -- checks ---------------------------------------------------------------

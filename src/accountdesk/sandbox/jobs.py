@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
-from accountdesk.contract import ERRORS
+from accountdesk.contract import ERRORS, JobKind, JobStatus
+
+from .clock import wire_time
 
 __all__ = ["MFA_ATTEMPTS", "Job", "JobKind", "JobStatus", "MfaSession"]
 
@@ -30,27 +31,11 @@ __all__ = ["MFA_ATTEMPTS", "Job", "JobKind", "JobStatus", "MfaSession"]
 MFA_ATTEMPTS = 3
 
 
-# Same values as the client's enums; declared again because the sandbox may
-# lean on the contract only, never on the client.
-class JobKind(StrEnum):
-    BALANCE_REFRESH = "balance_refresh"
-    IDENTITY = "identity"
-    TRANSACTIONS = "transactions"
-
-
-class JobStatus(StrEnum):
-    PENDING = "pending"
-    IN_PROGRESS = "in_progress"
-    MFA_REQUIRED = "mfa_required"
-    COMPLETED = "completed"
-    FAILED = "failed"
-
-
 ACTIVE_STATUSES = frozenset({JobStatus.PENDING, JobStatus.IN_PROGRESS, JobStatus.MFA_REQUIRED})
 
 
 def _iso(moment: dt.datetime | None) -> str | None:
-    return None if moment is None else moment.isoformat(timespec="milliseconds")
+    return None if moment is None else wire_time(moment)
 
 
 @dataclass(slots=True)

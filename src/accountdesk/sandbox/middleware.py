@@ -3,9 +3,9 @@
 Why route on the raw path: servers hand Starlette a *decoded* ``path``, so
 ``/accounts/..%2Fx/balance`` would arrive as ``/accounts/../x/balance`` and an
 encoded slash would split a user id into two segments. :class:`RawPathRouting`
-rebuilds ``path`` from ``raw_path`` one segment at a time and keeps ``%`` and
-``/`` inside a segment percent-encoded, so every segment stays in its place;
-handlers read their parameters back through :func:`segment_value`.
+rebuilds ``path`` from ``raw_path`` one segment at a time and keeps ``%``,
+``/`` and newlines inside a segment percent-encoded, so every segment stays in
+its place; handlers read their parameters back through :func:`segment_value`.
 
 No web-framework imports here: this is plain ASGI.
 """
@@ -37,7 +37,9 @@ EMPTY_SEGMENT = "%00"
 
 
 def _encode(segment: str) -> str:
-    return segment.replace("%", "%25").replace("/", "%2F")
+    # "\n" too: a route pattern ends in "$", which also matches before a
+    # final newline, so ".../balance%0A" would otherwise reach the balance route.
+    return segment.replace("%", "%25").replace("/", "%2F").replace("\n", "%0A")
 
 
 def routing_path(raw_path: bytes) -> str:

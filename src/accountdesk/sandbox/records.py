@@ -15,6 +15,7 @@ import zlib
 from decimal import Decimal
 from typing import Any
 
+from .clock import wire_time
 from .scenarios import Scenario
 
 __all__ = ["account_record", "balance_record", "identity_record", "transactions_json"]
@@ -44,10 +45,6 @@ _INCOME = (
     ("Refund - Online Marketplace", "Refund", 1_500, 12_000),
     ("Transfer from Savings", "Transfer", 10_000, 80_000),
 )
-
-
-def _iso(moment: dt.datetime) -> str:
-    return moment.isoformat(timespec="milliseconds")
 
 
 def _money(value: Decimal) -> str:
@@ -83,7 +80,7 @@ def balance_record(scenario: Scenario, as_of: dt.datetime) -> dict[str, Any]:
         "currency": profile.currency,
         "available": _money(profile.available),
         "current": _money(profile.current),
-        "as_of": _iso(as_of),
+        "as_of": wire_time(as_of),
     }
 
 
