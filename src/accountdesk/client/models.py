@@ -63,6 +63,12 @@ class ServiceModel(BaseModel):
             return self.model_dump(mode="json")
         return json.loads(self._raw)
 
+    def __repr_args__(self) -> Any:
+        # Fields a real service adds are kept (model_extra) but never shown:
+        # we cannot know that an unknown field is not a full account number.
+        declared = type(self).model_fields
+        return [(name, value) for name, value in super().__repr_args__() if name in declared]
+
 
 class TokenGrant(ServiceModel):
     """Answer of ``POST /token``."""
