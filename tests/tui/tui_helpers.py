@@ -47,3 +47,50 @@ async def open_account(pilot: Any, user_id: str) -> None:
     await pilot.pause()
     await pilot.app.screen.run_action("lookup")
     await settle(pilot)
+
+
+def toasts(app: Any) -> list[tuple[str, str, str]]:
+    """``(title, message, severity)`` of every notification still on screen."""
+    return [(n.title, n.message, n.severity) for n in app._notifications]
+
+
+def toast_titles(app: Any) -> list[str]:
+    return [title for title, _message, _severity in toasts(app)]
+
+
+class RecordingTransport:
+    """Wraps a transport and remembers every request it was asked to send."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.requests: list[Any] = []
+
+    async def handle_async_request(self, request: Any) -> Any:
+        self.requests.append(request)
+        return await self.inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+    @property
+    def paths(self) -> list[str]:
+        return [request.url.path for request in self.requests]
+
+
+def widget_text(widget: Any) -> str:
+    """The text a widget currently renders, lines joined by newlines."""
+    return "\n".join(line.text for line in widget.render_lines(widget.region.reset_offset))
+
+
+def token_handler(inner: Any) -> Any:
+    """A MockTransport handler: grants any token, else defers to ``inner(request)``."""
+    import httpx
+
+    def handler(request: Any) -> Any:
+        if request.url.path == "/token":
+            return httpx.Response(
+                200, json={"access_token": "tok", "token_type": "Bearer", "expires_in": 3600}
+            )
+        return inner(request)
+
+    return handler

@@ -1,0 +1,361 @@
+"""The account screen: a user's account record and balance, and the jobs to start.
+
+Loads the account, then the balance, in a worker. Each failure is a toast
+(through the app) and the panel it belongs to says what could not be loaded,
+so the screen shows whatever the service did answer: a manually linked
+user's account with "balance not available", for example.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.message import Message
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Static
+
+from accountdesk.client import Account, AccountDataError, Balance, Job
+
+from ..messages import ServiceFailed
+from ..resources import styles_path
+from ..widgets.fields import field_table
+from ..widgets.header import AppHeader
+
+if TYPE_CHECKING:
+    from accountdesk.client import AccountDataClient
+
+    from ..app import AccountDeskApp
+    from ..jobs import JobTracker
+
+log = logging.getLogger(__name__)
+
+_JOB_NAMES = {
+    "balance_refresh": "Balance refresh",
+    "identity": "Identity job",
+    "transactions": "Transactions job",
+}
+
+
+_ACTION_BUTTONS = (
+    ("refresh_balance", "Refresh balance"),
+    ("start_identity", "Start identity"),
+    ("start_transactions", "Start txn job"),
+    ("reveal_numbers", "Reveal numbers"),
+    ("view_identity", "View identity"),
+    ("view_transactions", "Transactions"),
+    ("app.show_jobs", "Jobs"),
+    ("reload", "Reload"),
+)
+
+
+class AccountLoaded(Message):
+    def __init__(self, account: Account) -> None:
+        super().__init__()
+        self.account = account
+
+
+class BalanceLoaded(Message):
+    def __init__(self, balance: Balance, read_at: datetime) -> None:
+        super().__init__()
+        self.balance = balance
+        self.read_at = read_at
+
+
+class JobStarted(Message):
+    def __init__(self, job: Job) -> None:
+        super().__init__()
+        self.job = job
+
+
+def format_amount(amount: Decimal | None, currency: str | None) -> str:
+    if amount is None:
+        return "—"
+    return f"{amount:,.2f} {currency or ''}".rstrip()
+
+
+def format_time(moment: datetime | None) -> str:
+    if moment is None:
+        return "—"
+    return moment.strftime("%Y-%m-%d %H:%M:%S %Z").rstrip()
+
+
+class AccountScreen(Screen[None]):
+    """Account record, balance and job actions for one user."""
+
+    CSS_PATH = styles_path("account.tcss")
+    HELP = """\
+The account record and balance of one user, as the service answers them.
+
+Account and routing numbers are **masked**; `r` shows them in full (and hides
+them again). Errors become toasts and the panel says what is missing.
+
+- **Refresh balance** starts a balance-refresh job; the balance is read
+  again when the job completes.
+- **Start identity** / **Start transactions** start the service's jobs; follow
+  them on the jobs screen (`j`). A job that needs MFA opens the MFA dialog.
+- **View identity** / **View transactions** read the results.
+"""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", id="back", tooltip="Back to the lookup screen"),
+        Binding(
+            "b", "refresh_balance", "Refresh", id="refresh_balance", tooltip="Start a balance refresh job"
+        ),
+        Binding("i", "start_identity", "Start ID", id="start_identity", tooltip="Start an identity job"),
+        Binding(
+            "t", "start_transactions", "Start txns", id="start_transactions",
+            tooltip="Start a transactions job",
+        ),
+        Binding("v", "view_identity", "Identity", id="view_identity", tooltip="Read identity data"),
+        Binding(
+            "x", "view_transactions", "Txns", id="view_transactions",
+            tooltip="Read transaction data (table)",
+        ),
+        Binding(
+            "r", "reveal_numbers", "Reveal", id="reveal_numbers",
+            tooltip="Show or mask the account and routing numbers",
+        ),
+        Binding("l", "reload", "Reload", id="reload", tooltip="Read account and balance again"),
+    ]
+
+    revealed: reactive[bool] = reactive(False)
+
+    def __init__(self, user_id: str) -> None:
+        super().__init__()
+        self.user_id = user_id
+        self.account: Account | None = None
+        self.balance: Balance | None = None
+        self.balance_read_at: datetime | None = None
+        self._account_problem: str | None = None
+        self._balance_problem: str | None = None
+        self._refresh_jobs: set[str] = set()
+
+    @property
+    def desk(self) -> AccountDeskApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield AppHeader(f"Account · {self.user_id}")
+        with Horizontal(id="account-panels"):
+            with Vertical(id="account-panel", classes="panel"):
+                yield Static("Account", classes="panel-title")
+                yield Static("Loading…", id="account-fields")
+            with Vertical(id="balance-panel", classes="panel"):
+                yield Static("Balance", classes="panel-title")
+                yield Static("Loading…", id="balance-fields")
+        yield Static("", id="account-note", markup=False)
+        # The same actions as buttons, for the mouse and for narrow terminals
+        # where the footer cannot show every key.
+        with Grid(id="account-actions"):
+            for action, label in _ACTION_BUTTONS:
+                button_id = "do-" + action.removeprefix("app.")
+                yield Button(label, id=button_id, compact=True, classes="action-button")
+        yield Footer()
+
+    @on(Button.Pressed, ".action-button")
+    async def _button_pressed(self, event: Button.Pressed) -> None:
+        wanted = (event.button.id or "").removeprefix("do-")
+        for action, _label in _ACTION_BUTTONS:
+            if action.removeprefix("app.") == wanted:
+                await self.run_action(action)
+
+    def on_mount(self) -> None:
+        self.desk.jobs_changed_signal.subscribe(self, self._jobs_changed)
+        self.action_reload()
+
+    # -- loading -------------------------------------------------------------
+
+    def action_reload(self) -> None:
+        self._account_problem = self._balance_problem = None
+        self.query_one("#account-fields", Static).update("Loading…")
+        self.query_one("#balance-fields", Static).update("Loading…")
+        self._load()
+
+    @work(exclusive=True, exit_on_error=False, group="account")
+    async def _load(self) -> None:
+        client = self.desk.client
+        try:
+            account = await client.get_account(self.user_id)
+        except AccountDataError as error:
+            self.post_message(ServiceFailed(error, "get_account"))
+            return
+        self.post_message(AccountLoaded(account))
+        await self._read_balance(client)
+
+    @work(exclusive=True, exit_on_error=False, group="balance")
+    async def _reload_balance(self) -> None:
+        await self._read_balance(self.desk.client)
+
+    async def _read_balance(self, client: AccountDataClient) -> None:
+        try:
+            balance = await client.get_balance(self.user_id)
+        except AccountDataError as error:
+            self.post_message(ServiceFailed(error, "get_balance"))
+            return
+        self.post_message(BalanceLoaded(balance, self.desk.now()))
+
+    def on_account_loaded(self, message: AccountLoaded) -> None:
+        self.account = message.account
+        self._show_account()
+
+    def on_balance_loaded(self, message: BalanceLoaded) -> None:
+        self.balance = message.balance
+        self.balance_read_at = message.read_at
+        self._balance_problem = None
+        self._show_balance()
+
+    def on_service_failed(self, message: ServiceFailed) -> None:
+        error = message.error
+        problem = _problem_text(error)
+        if message.operation == "get_account":
+            self._account_problem = problem
+            self._show_account()
+            self.query_one("#balance-fields", Static).update(
+                Text("Not read: the account could not be loaded.", style="dim")
+            )
+        elif message.operation == "get_balance":
+            self._balance_problem = problem
+            self._show_balance()
+        # The message bubbles on to the app, which shows the toast.
+
+    # -- rendering -----------------------------------------------------------
+
+    def watch_revealed(self) -> None:
+        if self.is_mounted and self.account is not None:
+            self._show_account()
+
+    def _show_account(self) -> None:
+        panel = self.query_one("#account-fields", Static)
+        account = self.account
+        if account is None:
+            panel.update(Text(self._account_problem or "Loading…", style="bold red"))
+            return
+        if self.revealed:
+            number = _secret(account.account_number)
+            routing = _secret(account.routing_number)
+        else:
+            number, routing = account.masked_account_number, account.masked_routing_number
+        link = "Manually linked" if account.is_manually_linked else "Linked through the FI"
+        panel.update(
+            field_table(
+                [
+                    ("Institution", account.institution_name or "—"),
+                    ("Name", account.account_name or "—"),
+                    ("Type", account.account_type or "—"),
+                    ("Number", number),
+                    ("Routing", routing),
+                    ("Currency", account.currency or "—"),
+                    ("Link", Text(link, style="bold yellow" if account.is_manually_linked else "")),
+                ]
+            )
+        )
+        note = self.query_one("#account-note", Static)
+        note.update("Numbers shown in full: press r to mask them." if self.revealed else "")
+
+    def _show_balance(self) -> None:
+        panel = self.query_one("#balance-fields", Static)
+        if self._balance_problem is not None:
+            panel.update(Text(self._balance_problem, style="bold red"))
+            return
+        balance = self.balance
+        if balance is None:
+            panel.update("Loading…")
+            return
+        currency = balance.currency or (self.account.currency if self.account else None)
+        panel.update(
+            field_table(
+                [
+                    ("Available", format_amount(balance.available, currency)),
+                    ("Current", format_amount(balance.current, currency)),
+                    ("As of", format_time(balance.as_of)),
+                    ("Read at", format_time(self.balance_read_at)),
+                ],
+                label_width=9,
+            )
+        )
+
+    # -- actions -------------------------------------------------------------
+
+    def action_reveal_numbers(self) -> None:
+        self.revealed = not self.revealed
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_refresh_balance(self) -> None:
+        self._start_job(lambda client: client.refresh_balance(self.user_id), "refresh_balance")
+
+    def action_start_identity(self) -> None:
+        self._start_job(lambda client: client.start_identity(self.user_id), "start_identity")
+
+    def action_start_transactions(self) -> None:
+        self._start_job(lambda client: client.start_transactions(self.user_id), "start_transactions")
+
+    def action_view_identity(self) -> None:
+        from .identity import IdentityScreen
+
+        self.app.push_screen(IdentityScreen(self.user_id))
+
+    def action_view_transactions(self) -> None:
+        from .transactions import TransactionsScreen
+
+        self.app.push_screen(TransactionsScreen(self.user_id))
+
+    def _start_job(
+        self, start: Callable[[AccountDataClient], Awaitable[Job]], operation: str
+    ) -> None:
+        self.run_worker(
+            self._start_job_worker(start, operation),
+            group=operation,
+            exclusive=True,
+            exit_on_error=False,
+        )
+
+    async def _start_job_worker(
+        self, start: Callable[[AccountDataClient], Awaitable[Job]], operation: str
+    ) -> None:
+        try:
+            job = await start(self.desk.client)
+        except AccountDataError as error:
+            self.post_message(ServiceFailed(error, operation))
+            return
+        self.post_message(JobStarted(job))
+
+    def on_job_started(self, message: JobStarted) -> None:
+        job = message.job
+        name = _JOB_NAMES.get(job.kind or "", "Job")
+        if job.kind == "balance_refresh":
+            self._refresh_jobs.add(f"{self.user_id}/{job.job_id}")
+        self.notify(f"{name} {job.job_id} started for {self.user_id}.", title="Job started", markup=False)
+        self.desk.track_job(job, self.user_id)
+
+    def _jobs_changed(self, tracker: JobTracker) -> None:
+        # A balance refresh started here has finished: read the new balance.
+        for key in list(self._refresh_jobs):
+            tracked = tracker.get(key)
+            if tracked is None or not tracked.is_terminal:
+                continue
+            self._refresh_jobs.discard(key)
+            if tracked.status == "completed":
+                self._reload_balance()
+
+
+def _problem_text(error: AccountDataError) -> str:
+    code = getattr(error, "code", None)
+    message = getattr(error, "message", None) or error.detail
+    return f"Not available ({code}): {message}" if code else f"Not available: {message}"
+
+
+def _secret(value: object) -> str:
+    getter = getattr(value, "get_secret_value", None)
+    return getter() if getter is not None else "—"

@@ -1,0 +1,105 @@
+"""The identity screen: who owns the account (names, emails, phones, addresses).
+
+Read with ``GET .../identity`` in a worker; a refusal (``AC-113`` for a user
+whose authentication failed) is a toast and the screen says so.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from accountdesk.client import AccountDataError, Identity
+
+from ..messages import ServiceFailed
+from ..resources import styles_path
+from ..widgets.header import AppHeader
+
+if TYPE_CHECKING:
+    from ..app import AccountDeskApp
+
+
+class IdentityLoaded(Message):
+    def __init__(self, identity: Identity) -> None:
+        super().__init__()
+        self.identity = identity
+
+
+class IdentityScreen(Screen[None]):
+    """Identity data of one user."""
+
+    CSS_PATH = styles_path("identity.tcss")
+    HELP = """\
+Identity data the service holds for the user: names, emails, phone numbers
+and addresses.
+
+The service fills it in with an **identity job** (`i` on the account screen).
+If nothing is shown, start one and reload here with `l` once it completed.
+"""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", id="back", tooltip="Back to the account"),
+        Binding("l", "reload", "Reload", id="reload", tooltip="Read identity data again"),
+    ]
+
+    def __init__(self, user_id: str) -> None:
+        super().__init__()
+        self.user_id = user_id
+        self.identity: Identity | None = None
+
+    @property
+    def desk(self) -> AccountDeskApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield AppHeader(f"Identity · {self.user_id}")
+        with VerticalScroll(id="identity-body"):
+            for section in ("names", "emails", "phones", "addresses"):
+                yield Static(section.capitalize(), classes="section-title")
+                yield Static("Loading…", id=f"identity-{section}", classes="section-body")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.action_reload()
+
+    def action_reload(self) -> None:
+        self._load()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    @work(exclusive=True, exit_on_error=False, group="identity")
+    async def _load(self) -> None:
+        try:
+            identity = await self.desk.client.get_identity(self.user_id)
+        except AccountDataError as error:
+            self.post_message(ServiceFailed(error, "get_identity"))
+            return
+        self.post_message(IdentityLoaded(identity))
+
+    def on_identity_loaded(self, message: IdentityLoaded) -> None:
+        identity = self.identity = message.identity
+        self._fill("names", identity.names)
+        self._fill("emails", identity.emails)
+        self._fill("phones", identity.phone_numbers)
+        self._fill("addresses", [address.one_line() for address in identity.addresses])
+
+    def on_service_failed(self, message: ServiceFailed) -> None:
+        error = message.error
+        code = getattr(error, "code", None)
+        text = f"Identity not available ({code})." if code else "Identity not available."
+        for section in ("names", "emails", "phones", "addresses"):
+            self.query_one(f"#identity-{section}", Static).update(Text(text, style="dim"))
+        self.query_one("#identity-names", Static).update(Text(text, style="bold red"))
+
+    def _fill(self, section: str, values: list[str]) -> None:
+        body = Text("\n".join(values)) if values else Text("none on record", style="dim")
+        self.query_one(f"#identity-{section}", Static).update(body)

@@ -1,0 +1,170 @@
+"""The login screen: base URL, API key, secret, sign in.
+
+On the embedded sandbox the base URL is fixed and the sandbox credentials are
+filled in, so Enter signs in. A refused sign-in (``AC-100``, ``AC-101``) or
+a network failure is a toast; what was typed stays where it was.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
+
+from accountdesk.client import AccountDataError
+
+from ..config import ConfigError, normalise_base_url, remember_credentials
+from ..messages import ServiceFailed, SignedIn
+from ..resources import styles_path
+from ..widgets.header import AppHeader
+
+if TYPE_CHECKING:
+    from ..app import AccountDeskApp
+
+log = logging.getLogger(__name__)
+
+
+class LoginScreen(Screen[None]):
+    """Sign in with an API key and secret."""
+
+    CSS_PATH = styles_path("login.tcss")
+    HELP = """\
+Sign in to the Account Data Service with an API key and secret.
+
+On the **embedded sandbox** (yellow SANDBOX badge) the credentials are filled
+in: press **Enter**. `limited_key` / `limited_secret` only reach `user_good`.
+A red **LIVE** badge means a real service; point the app at one with
+`accountdesk --base-url URL`, `ACCOUNTDESK_BASE_URL` or the config file.
+
+*Remember* stores the key **and the secret in plain text** in the config
+file (readable by you only). It is off unless you tick it.
+"""
+
+    BINDINGS = [
+        Binding("ctrl+s", "sign_in", "Sign in", id="sign_in", tooltip="Sign in with these credentials"),
+    ]
+
+    @property
+    def desk(self) -> AccountDeskApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        desk = self.desk
+        yield AppHeader("Sign in")
+        with Vertical(id="login-form"):
+            yield Static("Sign in to the Account Data Service", id="login-title")
+            yield Label("Base URL", classes="field-label")
+            if desk.sandbox:
+                yield Input(
+                    "embedded sandbox (in-process, no network)", id="base-url", disabled=True
+                )
+            else:
+                yield Input(desk.service_url, id="base-url", placeholder="https://api.example.com")
+            yield Label("API key", classes="field-label")
+            yield Input(desk.initial_api_key, id="api-key", placeholder="API key")
+            yield Label("API secret", classes="field-label")
+            yield Input(desk.initial_api_secret, id="api-secret", password=True, placeholder="API secret")
+            yield Checkbox("Remember key and secret in the config file", False, id="remember-secret")
+            yield Static(
+                f"The secret will be stored in plain text in {desk.config_path} (mode 0600).",
+                id="remember-warning",
+                markup=False,
+            )
+            yield Button("Sign in", id="sign-in", variant="primary")
+            yield Static("", id="login-status", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#remember-warning").display = False
+        self.query_one("#login-status", Static).update(self._idle_hint())
+        self.query_one("#api-key" if self.desk.sandbox else "#base-url", Input).focus()
+        if self.desk.sandbox:
+            # Build the embedded sandbox (FastAPI import) only after the first
+            # frame has painted, so start-up stays instant.
+            self.call_after_refresh(self._warm_up)
+
+    def _warm_up(self) -> None:
+        self.run_worker(self.desk.connection.transport(), group="warm-up", exit_on_error=False)
+
+    @on(Checkbox.Changed, "#remember-secret")
+    def _remember_toggled(self, event: Checkbox.Changed) -> None:
+        self.query_one("#remember-warning").display = event.value
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.action_sign_in()
+
+    @on(Button.Pressed, "#sign-in")
+    def _pressed(self) -> None:
+        self.action_sign_in()
+
+    def action_sign_in(self) -> None:
+        desk = self.desk
+        if not desk.sandbox:
+            raw_url = self.query_one("#base-url", Input).value
+            try:
+                url = normalise_base_url(raw_url)
+            except ConfigError as error:
+                self.notify(str(error), title="Invalid base URL", severity="error", markup=False)
+                return
+            desk.use_base_url(url)
+        api_key = self.query_one("#api-key", Input).value
+        api_secret = self.query_one("#api-secret", Input).value
+        self._set_busy(True)
+        self._sign_in(api_key, api_secret)
+
+    def _set_busy(self, busy: bool) -> None:
+        self.query_one("#sign-in", Button).disabled = busy
+        self.query_one("#login-status", Static).update("Signing in…" if busy else self._idle_hint())
+
+    def _idle_hint(self) -> str:
+        if self.desk.sandbox:
+            return "Demo credentials are filled in: press Enter. F1 for help."
+        return "F1 for help."
+
+    @work(exclusive=True, exit_on_error=False, group="sign-in")
+    async def _sign_in(self, api_key: str, api_secret: str) -> None:
+        try:
+            client = await self.desk.connection.sign_in(api_key, api_secret)
+        except AccountDataError as error:
+            self.post_message(ServiceFailed(error, "sign_in"))
+            return
+        except Exception as error:  # e.g. the embedded sandbox failed to start
+            log.exception("sign-in failed")
+            failure = AccountDataError(f"{type(error).__name__}: {error}", title="Sign-in failed")
+            self.post_message(ServiceFailed(failure, "sign_in"))
+            return
+        self.post_message(SignedIn(client, api_key))
+
+    def on_service_failed(self, message: ServiceFailed) -> None:
+        # Keep every field as typed; only the button comes back.
+        self._set_busy(False)
+
+    def on_signed_in(self, message: SignedIn) -> None:
+        if self.query_one("#remember-secret", Checkbox).value:
+            self._remember(message.api_key)
+
+    def _remember(self, api_key: str) -> None:
+        desk = self.desk
+        path = desk.config_path
+        if path is None:
+            return
+        try:
+            remember_credentials(
+                path,
+                api_key=api_key,
+                api_secret=self.query_one("#api-secret", Input).value,
+                base_url=None if desk.sandbox else desk.service_url,
+                profile=desk.settings.profile,
+            )
+        except OSError as error:
+            self.notify(str(error), title="Could not save the config", severity="error", markup=False)
+            return
+        log.info("credentials for key %s saved to %s", api_key, path)
+        self.notify(f"Saved to {path}", title="Credentials remembered", markup=False)

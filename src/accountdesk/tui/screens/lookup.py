@@ -1,0 +1,168 @@
+"""The user lookup screen: type a user id, or pick a recent one or a sandbox scenario.
+
+The id is checked against the service's rule before anything is sent and the
+reason is shown under the input. Recent lookups survive restarts; on the
+embedded sandbox the scenario catalogue is listed so a demo needs no typing.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import httpx
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..resources import styles_path
+from ..sandbox_catalogue import ScenarioUser, fetch_scenarios
+from ..user_ids import user_id_problem
+from ..widgets.header import AppHeader
+
+if TYPE_CHECKING:
+    from ..app import AccountDeskApp
+
+log = logging.getLogger(__name__)
+
+
+class ScenariosLoaded(Message):
+    def __init__(self, users: list[ScenarioUser]) -> None:
+        super().__init__()
+        self.users = users
+
+
+class LookupScreen(Screen[None]):
+    """Find a user and open their account."""
+
+    CSS_PATH = styles_path("lookup.tcss")
+    HELP = """\
+Type a **user id** and press **Enter** to open the user's account and balance.
+
+A user id is 1 to 64 letters, digits, `_`, `.` or `-` (not `.` or `..`);
+anything else is refused here, before a request is sent.
+
+**Recent lookups** are kept across runs. On the embedded sandbox the
+**scenarios** list shows one user per behaviour of the service (MFA, manual
+link, bank down...): select one with the mouse or the arrow keys and Enter.
+"""
+
+    BINDINGS = [
+        Binding("ctrl+l", "focus_user_id", "User id", id="focus_user_id", tooltip="Type a user id"),
+        Binding("ctrl+o", "sign_out", "Sign out", id="sign_out", tooltip="Back to the login screen"),
+    ]
+
+    @property
+    def desk(self) -> AccountDeskApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield AppHeader("Look up a user")
+        with Vertical(id="lookup-body"):
+            yield Label("User id", classes="field-label")
+            yield Input(id="user-id", placeholder="e.g. user_good — Enter to open")
+            yield Static("", id="user-id-problem", markup=False)
+            with Horizontal(id="lookup-lists"):
+                with Vertical(id="recent-panel", classes="panel"):
+                    yield Label("Recent lookups", classes="panel-title")
+                    yield OptionList(id="recent")
+                if self.desk.sandbox:
+                    with Vertical(id="scenarios-panel", classes="panel"):
+                        yield Label("Sandbox scenarios", classes="panel-title")
+                        yield OptionList(id="scenarios")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._show_recent()
+        self.query_one("#user-id", Input).focus()
+        if self.desk.sandbox:
+            self._load_scenarios()
+
+    def on_screen_resume(self) -> None:
+        self._show_recent()
+
+    def _show_recent(self) -> None:
+        recent = self.query_one("#recent", OptionList)
+        recent.clear_options()
+        user_ids = self.desk.recent_lookups.user_ids
+        if user_ids:
+            recent.add_options(Option(user_id, id=user_id) for user_id in user_ids)
+        else:
+            recent.add_option(Option("No lookups yet", disabled=True))
+
+    @work(exclusive=True, exit_on_error=False, group="scenarios")
+    async def _load_scenarios(self) -> None:
+        connection = self.desk.connection
+        try:
+            users = await fetch_scenarios(connection.base_url, await connection.transport())
+        except httpx.HTTPError as error:
+            log.warning("scenario catalogue unavailable: %s", error)
+            users = []
+        self.post_message(ScenariosLoaded(users))
+
+    def on_scenarios_loaded(self, message: ScenariosLoaded) -> None:
+        scenarios = self.query_one("#scenarios", OptionList)
+        scenarios.clear_options()
+        if not message.users:
+            scenarios.add_option(Option("Scenario list unavailable", disabled=True))
+            return
+        width = max(len(user.user_id) for user in message.users)
+        scenarios.add_options(
+            Option(_scenario_prompt(user, width), id=user.user_id) for user in message.users
+        )
+
+    @on(Input.Changed, "#user-id")
+    def _typed(self, event: Input.Changed) -> None:
+        # Explain as you type, but do not scold an empty field.
+        problem = user_id_problem(event.value) if event.value else None
+        self._show_problem(problem)
+
+    @on(Input.Submitted, "#user-id")
+    def _submitted(self) -> None:
+        self.action_lookup()
+
+    @on(OptionList.OptionSelected)
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is None:
+            return
+        self.query_one("#user-id", Input).value = event.option.id
+        self.action_lookup()
+
+    def _show_problem(self, problem: str | None) -> None:
+        label = self.query_one("#user-id-problem", Static)
+        label.update(problem or "")
+        self.query_one("#user-id", Input).set_class(problem is not None, "-invalid")
+
+    def action_lookup(self) -> None:
+        """Open the account of the typed user id, if the id is acceptable."""
+        from .account import AccountScreen
+
+        user_id = self.query_one("#user-id", Input).value
+        problem = user_id_problem(user_id)
+        self._show_problem(problem)
+        if problem is not None:
+            return
+        self.desk.recent_lookups.add(user_id)
+        self.app.push_screen(AccountScreen(user_id))
+
+    def action_focus_user_id(self) -> None:
+        self.query_one("#user-id", Input).focus()
+
+    async def action_sign_out(self) -> None:
+        await self.desk.sign_out()
+
+
+def _scenario_prompt(user: ScenarioUser, width: int) -> Table:
+    # A grid keeps a wrapped summary aligned under its own column.
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(width=width, no_wrap=True, style="bold")
+    grid.add_column(overflow="fold")
+    grid.add_row(Text(user.user_id), Text(user.summary, style="dim"))
+    return grid

@@ -1,0 +1,97 @@
+"""The app shell: logging, styles, help, command palette, badge."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from tui_helpers import open_account, settle, sign_in, widget_text
+
+from accountdesk.tui.logs import LOG_FILE_NAME
+from accountdesk.tui.resources import styles_dir
+from accountdesk.tui.screens.account import AccountScreen
+from accountdesk.tui.screens.help import HelpScreen
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_log_file_has_the_session_and_no_secret(make_app, app_dirs) -> None:
+    app = make_app(log_level="debug")
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot, api_secret="wrong-secret-123")
+        await sign_in(pilot, api_secret="sandbox_secret")
+        await open_account(pilot, "user_good")
+        await pilot.press("r")  # reveal: the full number is on screen, never in the log
+        await settle(pilot)
+        number = app.screen.account.account_number.get_secret_value()
+        logging.getLogger("accountdesk.test").info("typed secret=%s", "wrong-secret-123")
+    text = (app_dirs["log_dir"] / LOG_FILE_NAME).read_text()
+    assert "signed in with key sandbox_key" in text
+    assert "AC-101 · 401" in text
+    for secret in ("sandbox_secret", "wrong-secret-123", number):
+        assert secret not in text
+    # The handler is gone once the app has exited.
+    assert not logging.getLogger("accountdesk").handlers
+
+
+def test_styles_are_found_from_the_checkout() -> None:
+    folder = styles_dir()
+    from accountdesk.tui.screens import account, error_log, help, identity, login, lookup
+    from accountdesk.tui.app import AccountDeskApp
+
+    for owner in (AccountDeskApp, login.LoginScreen, lookup.LookupScreen, account.AccountScreen,
+                  identity.IdentityScreen, error_log.ErrorLogScreen, help.HelpScreen):
+        path = owner.CSS_PATH
+        assert path.parent == folder and path.is_file(), owner
+
+
+async def test_f1_shows_help_for_the_current_screen(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        await open_account(pilot, "user_good")
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        keys = widget_text(app.screen.query_one("#help-keys"))
+        assert "Show or mask the account and routing numbers" in keys
+        assert "Start a balance refresh job" in keys
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, AccountScreen)
+
+
+async def test_every_binding_has_an_id_and_is_in_the_palette(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        await open_account(pilot, "user_good")
+        screen = app.screen
+        shown = [a.binding for a in screen.active_bindings.values() if a.binding.show]
+        assert shown and all(binding.id for binding in shown)
+        titles = {command.title for command in app.get_system_commands(screen)}
+        for description in ("Refresh", "Reveal", "Identity", "Txns", "Jobs", "Errors", "Theme"):
+            assert description in titles
+
+
+async def test_palette_command_runs_the_screen_action(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        await open_account(pilot, "user_good")
+        screen = app.screen
+        reveal = next(c for c in app.get_system_commands(screen) if c.title == "Reveal")
+        await reveal.callback()
+        assert screen.revealed
+
+
+async def test_sign_out_returns_to_login(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        await app.screen.run_action("sign_out")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "LoginScreen"
+        assert not app.signed_in
+        with pytest.raises(RuntimeError):
+            app.client  # noqa: B018

@@ -1,0 +1,115 @@
+"""Login screen: sign in on the sandbox, refused credentials, unreachable service."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from textual.widgets import Input
+from tui_helpers import sign_in, toasts
+
+from accountdesk.tui.screens.login import LoginScreen
+from accountdesk.tui.screens.lookup import LookupScreen
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_sandbox_credentials_are_prefilled_and_sign_in(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        screen = app.screen
+        assert isinstance(screen, LoginScreen)
+        assert screen.query_one("#api-key", Input).value == "sandbox_key"
+        assert screen.query_one("#api-secret", Input).password is True
+        assert str(app.screen.query_one("#service-badge").render()).strip() == "SANDBOX"
+        await sign_in(pilot)
+        assert isinstance(app.screen, LookupScreen)
+        assert app.signed_in
+        assert app.signed_in_as == "sandbox_key"
+
+
+async def test_enter_in_a_field_signs_in(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        app.screen.query_one("#api-secret", Input).focus()
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, LookupScreen)
+
+
+async def test_wrong_secret_toasts_ac101_and_keeps_what_was_typed(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot, api_key="sandbox_key", api_secret="not-the-secret")
+        assert isinstance(app.screen, LoginScreen)
+        assert ("AC-101 · 401", "Invalid API key and secret.", "error") in toasts(app)
+        assert app.screen.query_one("#api-key", Input).value == "sandbox_key"
+        assert app.screen.query_one("#api-secret", Input).value == "not-the-secret"
+        assert not app.screen.query_one("#sign-in").disabled
+        assert not app.signed_in
+
+
+async def test_missing_key_toasts_ac100(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot, api_key="", api_secret="")
+        titles = [title for title, _m, _s in toasts(app)]
+        assert titles == ["AC-100 · 400"]
+        assert isinstance(app.screen, LoginScreen)
+
+
+def _refusing_transport() -> httpx.MockTransport:
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection refused", request=request)
+
+    return httpx.MockTransport(refuse)
+
+
+async def test_unreachable_service_is_a_connection_toast_not_an_ac_code(make_app) -> None:
+    app = make_app(transport=_refusing_transport(), sandbox=False, base_url="https://api.bank.example")
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        assert "LIVE api.bank.example" in str(app.screen.query_one("#service-badge").render())
+        await sign_in(pilot, api_key="live_key", api_secret="live_secret")
+        (title, message, severity), *_ = toasts(app)
+        assert not title.startswith("AC-")
+        assert "connect" in title.lower()
+        assert severity == "error"
+        assert isinstance(app.screen, LoginScreen)
+        assert app.screen.query_one("#api-secret", Input).value == "live_secret"
+        assert app.error_log.records[0].code is None
+
+
+async def test_live_base_url_can_be_edited_before_sign_in(make_app) -> None:
+    app = make_app(transport=_refusing_transport(), sandbox=False, base_url="https://api.bank.example")
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        app.screen.query_one("#base-url", Input).value = "https://OTHER.example/v1/"
+        await sign_in(pilot, api_key="k", api_secret="s")
+        assert app.service_url == "https://other.example/v1"
+        assert app.base_url_key == "https://other.example/v1"
+        assert "LIVE other.example" in str(app.screen.query_one("#service-badge").render())
+        app.screen.query_one("#base-url", Input).value = "not a url"
+        await sign_in(pilot)
+        assert toasts(app)[-1][0] == "Invalid base URL"
+
+
+async def test_a_sandbox_that_fails_to_start_is_a_toast_not_a_hang(make_app, monkeypatch) -> None:
+    import accountdesk.tui.connection as connection
+
+    def broken() -> None:
+        raise ImportError("No module named 'fastapi'")
+
+    monkeypatch.setattr(connection, "build_embedded_transport", broken)
+    app = make_app(transport=None)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        assert toasts(app)[-1][:2] == ("Sign-in failed", "ImportError: No module named 'fastapi'")
+        assert not app.screen.query_one("#sign-in").disabled
+
+
+async def test_default_embedded_sandbox_is_built_on_demand(make_app) -> None:
+    app = make_app(transport=None)  # what `accountdesk` does with nothing configured
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        assert isinstance(app.screen, LookupScreen)
+        assert app.base_url_key == "sandbox"

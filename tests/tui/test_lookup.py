@@ -1,0 +1,145 @@
+"""Lookup screen: id validation before sending, recent lookups, the scenario list,
+and the toast each scenario user earns."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+from textual.widgets import Input, OptionList
+from tui_helpers import RecordingTransport, open_account, settle, sign_in, toast_titles, toasts
+
+from accountdesk.contract import ERRORS
+from accountdesk.sandbox.scenarios import SCENARIO_USERS, is_valid_user_id
+from accountdesk.tui.screens.account import AccountScreen
+from accountdesk.tui.screens.lookup import LookupScreen
+from accountdesk.tui.user_ids import user_id_problem
+
+pytestmark = pytest.mark.anyio
+
+
+#: Scenario user -> the one toast looking them up earns (balance for user_manual).
+SCENARIO_TOASTS = {
+    "user_manual": "AC-105",
+    "user_fi_down": "AC-104",
+    "user_fi_paused": "AC-106",
+    "user_fi_incomplete": "AC-103",
+    "nobody_here": "AC-102",
+}
+
+
+async def test_each_scenario_user_earns_its_toast(make_app) -> None:
+    # One session for all users: an app start per user would only cost time.
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        for user_id, code in SCENARIO_TOASTS.items():
+            app.clear_notifications()
+            await open_account(pilot, user_id)
+            assert isinstance(app.screen, AccountScreen), user_id
+            spec = ERRORS[code]
+            assert toast_titles(app) == [f"{code} · {spec.status}"], user_id
+            assert toasts(app)[0][1] == spec.message_for(user_id=user_id)
+            await pilot.press("escape")
+            await settle(pilot)
+
+
+async def test_good_user_has_no_toast(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        await open_account(pilot, "user_good")
+        assert toasts(app) == []
+        assert app.screen.account is not None
+        assert app.screen.balance is not None
+
+
+async def test_limited_key_on_another_user_is_ac001(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot, api_key="limited_key", api_secret="limited_secret")
+        await open_account(pilot, "user_mfa")
+        assert toast_titles(app) == ["AC-001 · 403"]
+
+
+async def test_invalid_user_id_is_refused_before_sending(make_app, sandbox_transport) -> None:
+    recorder = RecordingTransport(sandbox_transport)
+    app = make_app(transport=recorder)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        sent_before = len(recorder.requests)
+        # The rule itself is checked case by case below; here, that the screen refuses.
+        for bad in ("../x", "%2F", "..", "x" * 65):
+            await open_account(pilot, bad)
+            assert isinstance(app.screen, LookupScreen)
+            problem = str(app.screen.query_one("#user-id-problem").render())
+            assert problem.strip() == user_id_problem(bad)
+            assert app.screen.query_one("#user-id", Input).has_class("-invalid")
+        assert not [p for p in recorder.paths[sent_before:] if p.startswith("/accounts")]
+        assert app.recent_lookups.user_ids == []
+
+
+@pytest.mark.parametrize(
+    "candidate",
+    ["user_good", "a", "A.b-c_9", "x" * 64, "x" * 65, ".", "..", "...", "", " ", "a b", "../x", "%2F", "ü"],
+)
+def test_ui_rule_agrees_with_the_sandbox(candidate: str) -> None:
+    assert (user_id_problem(candidate) is None) == is_valid_user_id(candidate)
+
+
+async def test_recent_lookups_survive_a_restart(make_app, app_dirs) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        for user_id in ("user_good", "user_manual", "user_good"):
+            await open_account(pilot, user_id)
+            await app.screen.run_action("back")
+            await settle(pilot)
+    saved = json.loads((app_dirs["data_dir"] / "recent.json").read_text())
+    assert saved == ["user_good", "user_manual"]
+
+    again = make_app()
+    async with again.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        recent = again.screen.query_one("#recent", OptionList)
+        assert [recent.get_option_at_index(i).id for i in range(recent.option_count)] == [
+            "user_good",
+            "user_manual",
+        ]
+
+
+async def test_scenario_list_opens_an_account_without_typing(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        scenarios = app.screen.query_one("#scenarios", OptionList)
+        ids = [scenarios.get_option_at_index(i).id for i in range(scenarios.option_count)]
+        assert ids == list(SCENARIO_USERS)
+        scenarios.focus()
+        scenarios.highlighted = ids.index("user_good")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, AccountScreen)
+        assert app.screen.user_id == "user_good"
+
+
+async def test_live_service_has_no_scenario_list(make_app, sandbox_transport) -> None:
+    app = make_app(sandbox=False, base_url="https://api.bank.example")
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot, api_key="sandbox_key", api_secret="sandbox_secret")
+        assert isinstance(app.screen, LookupScreen)
+        assert not app.screen.query("#scenarios")
+
+
+async def test_scenario_list_unavailable_is_said(make_app) -> None:
+    def broken(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/token":
+            return httpx.Response(200, json={"access_token": "t", "token_type": "Bearer", "expires_in": 60})
+        return httpx.Response(503, text="down")
+
+    app = make_app(transport=httpx.MockTransport(broken))
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        scenarios = app.screen.query_one("#scenarios", OptionList)
+        assert "unavailable" in str(scenarios.get_option_at_index(0).prompt)
