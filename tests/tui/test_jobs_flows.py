@@ -1,0 +1,134 @@
+"""The jobs screen and job tracking in the whole app, against the sandbox."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from textual.widgets import DataTable, Static
+from tui_helpers import FROZEN_NOW, open_account, settle, sign_in
+
+from accountdesk.sandbox import FrozenClock, create_app
+from accountdesk.tui.screens.jobs import JobsScreen
+from accountdesk.tui.screens.mfa import MfaDialog
+
+
+def quiet(app: Any) -> Any:
+    app.jobs_poll_interval = 3600.0  # rounds are driven by the test
+    return app
+
+
+def table_rows(screen: JobsScreen) -> list[list[str]]:
+    table = screen.query_one(DataTable)
+    return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+def status_line(screen: JobsScreen) -> str:
+    return str(screen.query_one("#jobs-status", Static).render())
+
+
+async def start_jobs(pilot: Any) -> None:
+    await sign_in(pilot)
+    await open_account(pilot, "user_good")
+    await pilot.press("b")  # balance refresh
+    await settle(pilot)
+    await pilot.press("i")  # identity
+    await settle(pilot)
+
+
+@pytest.mark.anyio
+async def test_jobs_screen_lists_polls_and_pauses(make_app: Any, sandbox_app: Any) -> None:
+    app = quiet(make_app())
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await start_jobs(pilot)
+        await pilot.press("j")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, JobsScreen)
+        rows = table_rows(screen)
+        assert [row[:3] for row in rows] == [["user_good", "identity", "pending"],
+                                             ["user_good", "balance_refresh", "pending"]]  # fmt: skip
+        assert "Polling live" in status_line(screen) and "2 unfinished" in status_line(screen)
+        await pilot.press("p")
+        assert app.polling_paused and "Polling paused" in status_line(screen)
+        assert app.poll_jobs_now() is None  # paused: the timer's rounds do nothing
+        sandbox_app.state.clock.advance(5)
+        await pilot.press("r")  # r polls now, paused or not
+        await settle(pilot)
+        assert [row[2] for row in table_rows(screen)] == ["completed", "completed"]
+        assert "0 unfinished" in status_line(screen)
+        await pilot.press("p")
+        assert not app.polling_paused
+        await pilot.press("r")
+        await pilot.pause()
+        assert any("No unfinished job" in n.message for n in app._notifications)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, JobsScreen)
+
+
+@pytest.mark.anyio
+async def test_enter_on_a_job_waiting_for_mfa_opens_the_dialog(make_app: Any) -> None:
+    app = quiet(make_app())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await sign_in(pilot)
+        await open_account(pilot, "user_mfa")
+        await pilot.press("b")
+        await settle(pilot)
+        await pilot.press("escape")  # decline the dialog for now
+        await settle(pilot)
+        await pilot.press("j")
+        await settle(pilot)
+        assert "1 waiting for MFA" in status_line(app.screen)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, MfaDialog)
+
+
+@pytest.mark.anyio
+async def test_jobs_survive_a_restart(make_app: Any) -> None:
+    first = quiet(make_app())
+    async with first.run_test(size=(100, 30)) as pilot:
+        await start_jobs(pilot)
+    second = quiet(make_app())
+    async with second.run_test(size=(100, 30)) as pilot:
+        await sign_in(pilot)
+        second.action_show_jobs()  # (on the lookup screen j would type into the user id)
+        await settle(pilot)
+        rows = table_rows(second.screen)
+        assert [row[:2] for row in rows] == [["user_good", "identity"], ["user_good", "balance_refresh"]]
+        second.poll_jobs_now()  # same sandbox: both jobs are still known
+        await settle(pilot)
+        assert not any(job.gone for job in second.job_tracker.jobs)
+
+
+@pytest.mark.anyio
+async def test_jobs_of_an_earlier_sandbox_are_marked_gone(make_app: Any) -> None:
+    first = quiet(make_app())
+    async with first.run_test(size=(100, 30)) as pilot:
+        await start_jobs(pilot)
+    fresh = httpx.ASGITransport(app=create_app(clock=FrozenClock(FROZEN_NOW), ids=1000))
+    second = quiet(make_app(transport=fresh))
+    async with second.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        second.poll_jobs_now()
+        await settle(pilot)
+        jobs = second.job_tracker.jobs
+        assert len(jobs) == 2 and all(job.gone and not job.is_pollable for job in jobs)
+        assert not any(n.title and n.title.startswith("AC-109") for n in second._notifications)
+        assert second.poll_jobs_now(force=True) is None  # never polled again
+        second.action_show_jobs()
+        await settle(pilot)
+        assert [row[2] for row in table_rows(second.screen)] == ["gone", "gone"]
+
+
+@pytest.mark.anyio
+async def test_a_corrupt_jobs_file_does_not_stop_the_app(make_app: Any, app_dirs: dict[str, Any]) -> None:
+    app_dirs["data_dir"].mkdir(parents=True)
+    (app_dirs["data_dir"] / "jobs.json").write_text('{"services": {"sandbox": [tru')
+    app = quiet(make_app())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await start_jobs(pilot)
+        assert len(app.job_tracker) == 2
+    assert (app_dirs["data_dir"] / "jobs.json.bak").read_text().endswith("[tru")
+    assert '"user_good"' in (app_dirs["data_dir"] / "jobs.json").read_text()

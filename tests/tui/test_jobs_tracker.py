@@ -1,0 +1,133 @@
+"""JobTracker: what is kept across runs, and how a bad file is survived."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+from accountdesk.client.models import Job
+from accountdesk.tui.jobs import JobTracker, backoff_delay, describe_age
+
+NOW = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.UTC)
+
+
+def make_job(job_id: str = "job_1", status: str = "pending", **extra: object) -> Job:
+    return Job.model_validate(
+        {"job_id": job_id, "kind": "balance_refresh", "status": status,
+         "created_at": NOW.isoformat(), **extra}
+    )  # fmt: skip
+
+
+def test_jobs_survive_a_new_tracker_per_service(tmp_path: Path) -> None:
+    path = tmp_path / "jobs.json"
+    tracker = JobTracker(path, "sandbox")
+    tracked = tracker.track(make_job(), "user_good", NOW)
+    tracker.record_failure(tracked, "AC-104", "AC-104 Cannot reach the bank", "AC-104", NOW)
+    tracker.save()
+    other = JobTracker(path, "https://bank.example")
+    other.load()
+    other.track(make_job("job_9"), "user_x", NOW)
+    other.save()
+
+    again = JobTracker(path, "sandbox")
+    again.load()
+    [job] = again.jobs
+    assert (job.user_id, job.job_id, job.kind, job.status) == ("user_good", "job_1", "balance_refresh", "pending")
+    assert job.stale and job.last_error_code == "AC-104"
+    assert job.last_poll_at == NOW and job.created_at == NOW
+    # The other service's jobs were kept through the sandbox tracker's save.
+    assert [j.job_id for j in JobTracker(path, "https://bank.example").jobs] == []
+    reloaded_other = JobTracker(path, "https://bank.example")
+    reloaded_other.load()
+    assert [j.job_id for j in reloaded_other.jobs] == ["job_9"]
+
+
+def test_file_holds_no_secret_and_is_replaced_atomically(tmp_path: Path) -> None:
+    path = tmp_path / "jobs.json"
+    tracker = JobTracker(path, "sandbox")
+    challenge = {"question": "Code?", "expires_at": NOW.isoformat(), "attempts_remaining": 3}
+    tracker.track(make_job(status="mfa_required", mfa=challenge), "user_mfa", NOW)
+    tracker.save()
+    text = path.read_text()
+    assert "Code?" not in text and "question" not in text
+    assert sorted(json.loads(text)["services"]["sandbox"][0]) == sorted(
+        ["user_id", "job_id", "kind", "status", "created_at", "last_poll_at",
+         "last_error_code", "last_error_title", "stale", "gone"]
+    )  # fmt: skip
+    assert [p.name for p in tmp_path.iterdir()] == ["jobs.json"]  # no temp file left
+
+
+def test_corrupt_file_is_set_aside_and_tracker_starts_empty(tmp_path: Path) -> None:
+    path = tmp_path / "jobs.json"
+    path.write_text("{not json")
+    tracker = JobTracker(path, "sandbox")
+    tracker.load()
+    assert len(tracker) == 0
+    assert (tmp_path / "jobs.json.bak").read_text() == "{not json"
+    tracker.track(make_job(), "user_good", NOW)
+    tracker.save()
+    assert json.loads(path.read_text())["services"]["sandbox"][0]["job_id"] == "job_1"
+
+
+def test_bad_records_are_skipped_good_ones_kept(tmp_path: Path) -> None:
+    path = tmp_path / "jobs.json"
+    good = {"user_id": "u", "job_id": "j", "kind": "identity", "status": "completed",
+            "created_at": NOW.isoformat()}  # fmt: skip
+    path.write_text(json.dumps({"version": 1, "services": {"sandbox": [
+        good, {"user_id": 3}, {"user_id": "u", "job_id": "k", "created_at": "yesterday"}, "x"]}}))  # fmt: skip
+    tracker = JobTracker(path, "sandbox")
+    tracker.load()
+    assert [job.job_id for job in tracker.jobs] == ["j"]
+    assert not (tmp_path / "jobs.json.bak").exists()
+
+
+def test_wrong_shape_document_is_set_aside(tmp_path: Path) -> None:
+    path = tmp_path / "jobs.json"
+    path.write_text("[1, 2]")
+    tracker = JobTracker(path, "sandbox")
+    tracker.load()
+    assert len(tracker) == 0 and (tmp_path / "jobs.json.bak").exists()
+
+
+def test_backoff_doubles_to_a_cap_and_due_respects_it(tmp_path: Path) -> None:
+    assert [backoff_delay(n) for n in range(0, 8)] == [0, 1, 2, 4, 8, 16, 30, 30]
+    tracker = JobTracker(tmp_path / "jobs.json", "sandbox")
+    tracked = tracker.track(make_job(), "user_good", NOW)
+    assert tracker.due(NOW) == [tracked]
+    assert tracker.record_failure(tracked, "TransportError", "Cannot connect", None, NOW) is True
+    assert tracker.record_failure(tracked, "TransportError", "Cannot connect", None, NOW) is False
+    assert tracker.due(NOW + dt.timedelta(seconds=1.9)) == []
+    assert tracker.due(NOW + dt.timedelta(seconds=2)) == [tracked]
+    tracker.record_poll(tracked, make_job(status="in_progress"), NOW)
+    assert not tracked.stale and tracked.failures == 0 and tracker.due(NOW) == [tracked]
+
+
+def test_terminal_and_gone_jobs_are_not_due(tmp_path: Path) -> None:
+    tracker = JobTracker(tmp_path / "jobs.json", "sandbox")
+    done = tracker.track(make_job("a", status="completed"), "u", NOW)
+    gone = tracker.track(make_job("b"), "u", NOW)
+    tracker.mark_gone(gone, NOW)
+    live = tracker.track(make_job("c"), "u", NOW)
+    assert tracker.due(NOW) == [live]
+    assert done.note == "" and gone.note.startswith("gone")
+
+
+def test_describe_age() -> None:
+    assert describe_age(None, NOW) == "—"
+    assert describe_age(NOW - dt.timedelta(seconds=5), NOW) == "5s"
+    assert describe_age(NOW - dt.timedelta(seconds=245), NOW) == "4m 05s"
+    assert describe_age(NOW - dt.timedelta(hours=3, minutes=2), NOW) == "3h 02m"
+    assert describe_age(NOW - dt.timedelta(days=2), NOW) == "2d"
+
+
+def test_naive_times_in_the_file_are_read_as_utc(tmp_path: Path) -> None:
+    path = tmp_path / "jobs.json"
+    record = {"user_id": "u", "job_id": "j", "kind": "identity", "status": "pending",
+              "created_at": "2026-11-20T09:29:00", "last_poll_at": "2026-11-20T09:29:30"}  # fmt: skip
+    path.write_text(json.dumps({"version": 1, "services": {"sandbox": [record]}}))
+    tracker = JobTracker(path, "sandbox")
+    tracker.load()
+    [job] = tracker.jobs
+    assert describe_age(job.created_at, NOW) == "1m 00s"
+    assert describe_age(job.last_poll_at, NOW) == "30s"

@@ -1,0 +1,160 @@
+"""The MFA dialog against the in-process sandbox (user_mfa: the answer is 1234).
+
+Both clocks are frozen; the sandbox clock moves only when a test advances it,
+and the app clock is a mutable stand-in so the countdown can be checked.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from textual.widgets import Input, Label, Static
+
+from accountdesk.client import AccountBlockedError
+from accountdesk.tui.screens.mfa import MfaDialog, format_countdown
+from tui_helpers import FROZEN_NOW, open_account, settle, sign_in
+
+
+class Clock:
+    """The app clock: frozen, moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = FROZEN_NOW
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+
+def titles(app: Any) -> list[str]:
+    return [notification.title for notification in app._notifications]
+
+
+async def start_mfa_refresh(pilot: Any) -> MfaDialog:
+    """Sign in, open user_mfa, start a balance refresh: the dialog opens by itself."""
+    await sign_in(pilot)
+    await open_account(pilot, "user_mfa")
+    await pilot.press("b")
+    await settle(pilot)
+    dialog = pilot.app.screen
+    assert isinstance(dialog, MfaDialog), f"expected the MFA dialog, got {dialog!r}"
+    return dialog
+
+
+async def answer(pilot: Any, text: str) -> None:
+    dialog = pilot.app.screen
+    dialog.query_one(Input).value = text
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+def text_of(dialog: MfaDialog, selector: str) -> str:
+    return str(dialog.query_one(selector, Label if selector != "#mfa-message" else Static).render())
+
+
+def test_format_countdown() -> None:
+    assert format_countdown(FROZEN_NOW + dt.timedelta(seconds=299.5), FROZEN_NOW) == "04:59"
+    assert format_countdown(FROZEN_NOW, FROZEN_NOW) == "expired"
+    assert format_countdown(None, FROZEN_NOW) == "—"
+
+
+@pytest.mark.anyio
+async def test_wrong_answers_then_blocked(make_app: Any) -> None:
+    app = make_app()
+    app.jobs_poll_interval = 3600
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        dialog = await start_mfa_refresh(pilot)
+        assert "Attempts left: 3" in text_of(dialog, "#mfa-attempts")
+        assert "05:00" in text_of(dialog, "#mfa-countdown")
+        await answer(pilot, "0000")
+        assert app.screen is dialog
+        assert "Wrong answer — 2 attempts left" in text_of(dialog, "#mfa-message")
+        assert "Attempts left: 2" in text_of(dialog, "#mfa-attempts")
+        await answer(pilot, "1111")
+        assert "Wrong answer — 1 attempt left" in text_of(dialog, "#mfa-message")
+        await answer(pilot, "2222")
+        # The third wrong answer fails the job: toast, dialog closed, job failed.
+        assert not isinstance(app.screen, MfaDialog)
+        assert "Job failed · AC-108" in titles(app)
+        [job] = app.job_tracker.jobs
+        assert job.status == "failed" and job.last_error_code == "AC-108"
+        # The next refresh is refused while the account is blocked.
+        await pilot.press("b")
+        await settle(pilot)
+        blocked = [e for e in app.error_log.records if e.code == "AC-108"] if hasattr(
+            app, "error_log") else []  # fmt: skip
+        assert blocked, titles(app)
+        with pytest.raises(AccountBlockedError):
+            await app.client.refresh_balance("user_mfa")
+
+
+@pytest.mark.anyio
+async def test_right_answer_resumes_and_job_completes(make_app: Any, sandbox_app: Any) -> None:
+    app = make_app()
+    app.jobs_poll_interval = 3600
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await start_mfa_refresh(pilot)
+        await answer(pilot, "1234")
+        assert not isinstance(app.screen, MfaDialog)
+        [job] = app.job_tracker.jobs
+        assert job.status == "in_progress"
+        sandbox_app.state.clock.advance(5)
+        app.poll_jobs_now()
+        await settle(pilot)
+        assert app.job_tracker.jobs[0].status == "completed"
+        assert "Job completed" in titles(app)
+
+
+@pytest.mark.anyio
+async def test_expired_session_closes_with_ac110(make_app: Any, sandbox_app: Any) -> None:
+    clock = Clock()
+    app = make_app(clock=clock)
+    app.jobs_poll_interval = 3600
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        dialog = await start_mfa_refresh(pilot)
+        clock.now = FROZEN_NOW + dt.timedelta(seconds=61)
+        dialog._draw_countdown()
+        assert "03:59" in text_of(dialog, "#mfa-countdown")
+        sandbox_app.state.clock.advance(301)
+        clock.now = FROZEN_NOW + dt.timedelta(seconds=301)
+        dialog._draw_countdown()
+        assert "Session expired" in text_of(dialog, "#mfa-countdown")
+        await answer(pilot, "1234")
+        assert not isinstance(app.screen, MfaDialog)
+        assert any(title and title.startswith("AC-110") for title in titles(app)), titles(app)
+        app.poll_jobs_now()
+        await settle(pilot)
+        assert app.job_tracker.jobs[0].status == "failed"
+
+
+@pytest.mark.anyio
+async def test_escape_cancels_and_m_reopens(make_app: Any) -> None:
+    app = make_app()
+    app.jobs_poll_interval = 3600
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await start_mfa_refresh(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, MfaDialog)
+        assert app.job_tracker.jobs[0].status == "mfa_required"
+        await pilot.press("j")
+        await settle(pilot)
+        await pilot.press("m")
+        await settle(pilot)
+        assert isinstance(app.screen, MfaDialog)
+
+
+@pytest.mark.anyio
+async def test_the_answer_is_never_logged_or_kept(make_app: Any, app_dirs: dict[str, Any]) -> None:
+    app = make_app(log_level="debug")
+    app.jobs_poll_interval = 3600
+    async with app.run_test(size=(100, 30)) as pilot:
+        dialog = await start_mfa_refresh(pilot)
+        await answer(pilot, "86420")
+        assert dialog.query_one(Input).value == ""  # cleared after a wrong answer
+    logged = "".join(p.read_text(errors="replace") for p in app_dirs["log_dir"].rglob("*") if p.is_file())
+    assert logged, "expected the app to have logged something"
+    assert "86420" not in logged
+    saved = "".join(p.read_text() for p in app_dirs["data_dir"].rglob("*.json"))
+    assert "86420" not in saved

@@ -1,0 +1,165 @@
+"""Transactions screen against the in-process sandbox: load, sort, filter, export."""
+
+from __future__ import annotations
+
+import csv
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Input, Static
+from tui_helpers import settle, sign_in
+
+from accountdesk.tui.screens.transactions import TransactionsScreen
+from accountdesk.tui.transaction_view import TransactionView, rows_from
+from accountdesk.tui.widgets.transaction_table import TransactionTable
+
+
+async def open_transactions(pilot: Any, user_id: str) -> TransactionsScreen:
+    await sign_in(pilot)
+    screen = TransactionsScreen(user_id)
+    await pilot.app.push_screen(screen)
+    await settle(pilot)
+    return screen
+
+
+def count_text(screen: TransactionsScreen) -> str:
+    return str(screen.query_one("#transactions-count", Static).render())
+
+
+def shown(screen: TransactionsScreen) -> list[Any]:
+    assert screen.view is not None
+    return [screen.view.row(i) for i in range(len(screen.view))]
+
+
+async def type_filter(pilot: Any, screen: TransactionsScreen, text: str) -> None:
+    await pilot.press("slash")
+    screen.query_one("#transactions-filter", Input).value = text
+    await pilot.press("enter")  # Enter applies without waiting for the debounce
+    await settle(pilot)
+
+
+@pytest.mark.anyio
+async def test_sort_by_keys_and_header_click(make_app: Any) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_transactions(pilot, "user_good")
+        rows = shown(screen)
+        assert len(rows) == 60 and count_text(screen) == "showing 60 of 60"
+        assert [r.date for r in rows] == sorted((r.date for r in rows), reverse=True)  # service order
+        await pilot.press("4")
+        amounts = [r.amount for r in shown(screen)]
+        assert amounts == sorted(amounts)
+        await pilot.press("4")  # again: reversed
+        assert [r.amount for r in shown(screen)] == sorted(amounts, reverse=True)
+        # Clicking the "Category" header cell sorts by category.
+        table = screen.query_one(TransactionTable)
+        await pilot.click(TransactionTable, offset=(table._widths(98)["date"]
+                                                   + table._widths(98)["description"] + 5, 0))  # fmt: skip
+        await pilot.pause()
+        categories = [r.category.casefold() for r in shown(screen)]
+        assert screen.view is not None and screen.view.sort_key == "category"
+        assert categories == sorted(categories)
+        await pilot.click(TransactionTable, offset=(3, 3))  # the third row under the header
+        assert table.cursor_row == 2
+        # The cursor moves and the table scrolls with it.
+        await pilot.press("end")
+        assert table.cursor_row == 59 and table.scroll_offset.y > 0
+        assert table.current_row == shown(screen)[-1]
+
+
+@pytest.mark.anyio
+async def test_filter_counts_and_csv_export(make_app: Any, app_dirs: dict[str, Path]) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        screen = await open_transactions(pilot, "user_good")
+        await type_filter(pilot, screen, "GROCER")
+        rows = shown(screen)
+        assert rows and all("grocer" in (r.description + r.category).lower() for r in rows)
+        assert count_text(screen) == f"showing {len(rows)} of 60"
+        table = screen.query_one(TransactionTable)
+        table.focus()
+        await pilot.press("4")  # sort the filtered view by amount, then export it
+        await pilot.press("e")
+        await settle(pilot)
+        path = screen.last_export
+        assert path is not None and path.parent == app_dirs["data_dir"] / "exports"
+        assert path.name == "transactions-user_good-20261120-093000.csv"
+        with path.open(newline="") as stream:
+            exported = list(csv.reader(stream))
+        assert exported[0] == ["transaction_id", "date", "description", "category", "amount",
+                               "currency", "pending"]  # fmt: skip
+        body = exported[1:]
+        sorted_rows = shown(screen)
+        assert [line[0] for line in body] == [r.transaction_id for r in sorted_rows]
+        assert [Decimal(line[4]) for line in body] == sorted(r.amount for r in rows)
+        assert {line[5] for line in body} == {"USD"}
+        assert any(n.title == "CSV exported" and str(path) in n.message for n in app._notifications)
+        # An empty filter shows everything again.
+        await type_filter(pilot, screen, "")
+        assert count_text(screen) == "showing 60 of 60"
+
+
+@pytest.mark.anyio
+async def test_filter_applies_after_typing_pause(make_app: Any) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_transactions(pilot, "user_good")
+        await pilot.press("slash", "f", "u", "e", "l")
+        assert screen.view is not None and screen.view.filter_text == ""  # debounced
+        assert screen._filter_timer is not None
+        screen.apply_filter()  # what the debounce timer calls
+        await pilot.pause()
+        assert screen.view.filter_text == "fuel" and 0 < len(screen.view) < 60
+
+
+@pytest.mark.anyio
+async def test_manual_user_has_no_transaction_data(make_app: Any) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        screen = await open_transactions(pilot, "user_manual")
+        assert screen.view is None
+        assert any(n.title and n.title.startswith("AC-115") for n in app._notifications)
+        message = str(screen.query_one("#transactions-message", Static).render())
+        assert "Could not read transactions" in message
+        await pilot.press("e")  # nothing to export: a warning, no crash
+        await pilot.pause()
+
+
+@pytest.mark.anyio
+async def test_user_bulk_counts_and_filter(make_app: Any) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_transactions(pilot, "user_bulk")
+        assert count_text(screen) == "showing 100,000 of 100,000"
+        await type_filter(pilot, screen, "pharmacy")
+        assert screen.view is not None
+        kept = len(screen.view)
+        assert 0 < kept < 100_000
+        assert all("pharmacy" in screen.view.row(i).haystack for i in range(kept))
+        assert count_text(screen) == f"showing {kept:,} of 100,000"
+        table = screen.query_one(TransactionTable)
+        table.focus()
+        await pilot.press("1")  # sort the filtered rows by date (oldest first)
+        assert screen.view.row(0).date <= screen.view.row(kept - 1).date
+
+
+def test_view_sort_is_stable_and_csv_cells_are_defused(tmp_path: Path) -> None:
+    from accountdesk.client.models import Transaction
+
+    txns = [Transaction.model_validate({"transaction_id": f"t{i}", "date": "2026-11-0" + str(9 - i),
+                                        "amount": "-1.00" if i % 2 else "2.00",
+                                        "description": "=HYPERLINK(\"x\")" if i == 0 else f"Shop {i}",
+                                        "category": "Misc"}) for i in range(4)]  # fmt: skip
+    view = TransactionView(rows_from(txns))
+    view.sort_by("amount")
+    assert [view.row(i).transaction_id for i in range(4)] == ["t1", "t3", "t0", "t2"]
+    view.sort_by("amount")  # again: descending, ties still in the service's order
+    assert view.sort_reverse
+    assert [view.row(i).transaction_id for i in range(4)] == ["t0", "t2", "t1", "t3"]
+    count = view.export_csv(tmp_path / "out.csv", "EUR")
+    lines = list(csv.reader((tmp_path / "out.csv").open(newline="")))
+    assert count == 4 and lines[1][2] == "'=HYPERLINK(\"x\")" and lines[1][5] == "EUR"
+    with pytest.raises(ValueError):
+        view.sort_by("nope")
