@@ -273,8 +273,25 @@ async def test_no_secret_token_or_full_number_in_logs_or_reprs(
 
 
 @pytest.mark.anyio
-async def test_bulk_transactions_parse(client: AccountDataClient) -> None:
+async def test_bulk_transactions_parse(
+    client: AccountDataClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    from accountdesk.client import client as client_module
+
+    parsed_on: dict[str, bool] = {}
+    real_parse = client_module.parse_record
+
+    def recording_parse(response, model, *args):
+        parsed_on[model.__name__] = threading.current_thread() is threading.main_thread()
+        return real_parse(response, model, *args)
+
+    monkeypatch.setattr(client_module, "parse_record", recording_parse)
+    await client.get_account("user_bulk")
     transactions = await client.get_transactions("user_bulk")
+    # The 14 MB list is parsed off the event loop; small records are not.
+    assert parsed_on == {"Account": True, "Transactions": False}
     assert len(transactions) == 100_000
     dates = [t.date for t in transactions.transactions[:100]]
     assert dates == sorted(dates, reverse=True)  # newest first
