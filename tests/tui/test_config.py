@@ -162,3 +162,19 @@ async def test_keymap_and_theme_come_from_the_config(make_app, app_dirs) -> None
         await pilot.press("f9")
         await pilot.pause()
         assert type(app.screen).__name__ == "ErrorLogScreen"
+
+
+@pytest.mark.anyio
+async def test_a_theme_picked_in_the_app_is_kept_for_the_next_run(make_app, app_dirs) -> None:
+    _write(app_dirs["config_path"], 'api_key = "sandbox_key"\n')
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.theme = "dracula"
+        await pilot.pause()
+    text = app_dirs["config_path"].read_text(encoding="utf-8")
+    assert 'theme = "dracula"' in text and 'api_key = "sandbox_key"' in text
+    assert "api_secret" not in text
+
+    again = make_app()
+    async with again.run_test(size=(100, 30)):
+        assert again.theme == "dracula"

@@ -92,11 +92,12 @@ async def test_recent_lookups_survive_a_restart(make_app, app_dirs) -> None:
     app = make_app()
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await sign_in(pilot)
-        for user_id in ("user_good", "user_manual", "user_good"):
+        for user_id in ("user_good", "user_manual", "user_nobody", "user_good"):
             await open_account(pilot, user_id)
             await app.screen.run_action("back")
             await settle(pilot)
     saved = json.loads((app_dirs["data_dir"] / "recent.json").read_text())
+    # user_nobody answered AC-102: no user, so not worth keeping.
     assert saved == ["user_good", "user_manual"]
 
     again = make_app()

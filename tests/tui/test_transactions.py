@@ -81,7 +81,7 @@ async def test_filter_counts_and_csv_export(make_app: Any, app_dirs: dict[str, P
         table = screen.query_one(TransactionTable)
         table.focus()
         await pilot.press("4")  # sort the filtered view by amount, then export it
-        await pilot.press("e")
+        await pilot.press("s")
         await settle(pilot)
         path = screen.last_export
         assert path is not None and path.parent == app_dirs["data_dir"] / "exports"
@@ -123,7 +123,7 @@ async def test_manual_user_has_no_transaction_data(make_app: Any) -> None:
         assert any(n.title and n.title.startswith("AC-115") for n in app._notifications)
         message = str(screen.query_one("#transactions-message", Static).render())
         assert "Could not read transactions" in message
-        await pilot.press("e")  # nothing to export: a warning, no crash
+        await pilot.press("s")  # nothing to export: a warning, no crash
         await pilot.pause()
 
 

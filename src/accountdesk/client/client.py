@@ -21,8 +21,21 @@ from ._paths import build_path
 from ._redact import LOGGER_NAME, install_logger_filter, redact, register_secret
 from ._responses import parse_record, raise_for_error
 from ._retry import RetryPolicy, transport_reason
-from .errors import InvalidBaseUrlError, JobWatchTimeout, MalformedResponseError, TransportError
-from .models import Account, Balance, Identity, Job, ServiceModel, TokenGrant, Transactions
+from .errors import (
+    InvalidBaseUrlError,
+    JobWatchTimeout,
+    MalformedResponseError,
+    TransportError,
+)
+from .models import (
+    Account,
+    Balance,
+    Identity,
+    Job,
+    ServiceModel,
+    TokenGrant,
+    Transactions,
+)
 
 logger = logging.getLogger(LOGGER_NAME)
 install_logger_filter()

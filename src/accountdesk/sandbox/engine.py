@@ -34,7 +34,13 @@ from accountdesk.contract import endpoints as ep
 from . import records
 from .clock import Clock, SystemClock
 from .jobs import Job, JobKind, JobStatus, MfaSession
-from .scenarios import CREDENTIALS, SCENARIO_USERS, Credential, Scenario, is_valid_user_id
+from .scenarios import (
+    CREDENTIALS,
+    SCENARIO_USERS,
+    Credential,
+    Scenario,
+    is_valid_user_id,
+)
 
 __all__ = ["IdSource", "SandboxEngine", "SandboxError", "make_id_source"]
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import logging
 import os
-from functools import partial
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,7 +22,15 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from .config import SANDBOX_BASE_URL, Settings, default_data_dir, default_log_dir, resolve_settings
+from .config import (
+    SANDBOX_BASE_URL,
+    ConfigError,
+    Settings,
+    default_data_dir,
+    default_log_dir,
+    remember_theme,
+    resolve_settings,
+)
 from .connection import ClientFactory, ServiceConnection
 from .error_log import ErrorLog, ErrorRecord
 from .history import RecentLookups
@@ -175,6 +183,7 @@ class AccountDeskApp(JobsMixin, App[None]):
         log.info("accountdesk started (pid %s) on %s", os.getpid(), self.base_url_key)
         if self.settings.keymap:
             self.set_keymap(dict(self.settings.keymap))
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
         from .screens.login import LoginScreen
 
         self.push_screen(LoginScreen())
@@ -187,6 +196,15 @@ class AccountDeskApp(JobsMixin, App[None]):
         if self._log_handler is not None:
             remove_file_logging(self._log_handler)
             self._log_handler = None
+
+    def _remember_theme(self, theme: object) -> None:
+        name = getattr(theme, "name", None)
+        if not name:
+            return
+        try:
+            remember_theme(self.config_path, name)
+        except (OSError, ConfigError) as error:  # a read-only config dir must not break theming
+            log.warning("could not save the theme to %s: %s", self.config_path, error)
 
     def on_service_failed(self, message: ServiceFailed) -> None:
         """Every failed call a screen's worker reports ends up here."""
@@ -239,6 +257,12 @@ class AccountDeskApp(JobsMixin, App[None]):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
+        if self.signed_in:
+            yield SystemCommand(
+                "Pause or resume job polling",
+                "Stop or restart the live polling of every unfinished job",
+                self.action_toggle_job_polling,
+            )
         # Every shown, enabled binding of the screen is a command too, so the
         # palette offers exactly what the footer does (plus the keys to learn).
         seen: set[str] = set()

@@ -215,6 +215,15 @@ def remember_credentials(
     write_config(path, config)
 
 
+def remember_theme(path: Path, theme: str) -> None:
+    """Keep the theme picked in the command palette for the next run."""
+    config = load_config(path)
+    if config.get("theme") == theme:
+        return
+    config["theme"] = theme
+    write_config(path, config)
+
+
 def write_config(path: Path, config: Mapping[str, Any]) -> None:
     """Write ``config`` as TOML, readable by its owner only (mode 0600)."""
     path.parent.mkdir(parents=True, exist_ok=True)

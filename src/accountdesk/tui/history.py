@@ -47,6 +47,12 @@ class RecentLookups:
         self._user_ids = [user_id, *(u for u in self._user_ids if u != user_id)][: self.limit]
         self._save()
 
+    def forget(self, user_id: str) -> None:
+        """Drop ``user_id`` (a lookup the service says is no user)."""
+        if user_id in self._user_ids:
+            self._user_ids = [u for u in self._user_ids if u != user_id]
+            self._save()
+
     def _save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # Write then rename, so a crash never leaves half a file behind.

@@ -22,13 +22,14 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
-from accountdesk.client import Account, AccountDataError, Balance, Job
+from accountdesk.client import Account, AccountDataError, Balance, Job, UserNotFoundError
 
 from ..messages import ServiceFailed
 from ..resources import styles_path
 from ..widgets.fields import field_table
+from ..widgets.footer import AppFooter
 from ..widgets.header import AppHeader
 
 if TYPE_CHECKING:
@@ -160,7 +161,7 @@ them again). Errors become toasts and the panel says what is missing.
             for action, label in _ACTION_BUTTONS:
                 button_id = "do-" + action.removeprefix("app.")
                 yield Button(label, id=button_id, compact=True, classes="action-button")
-        yield Footer()
+        yield AppFooter()
 
     @on(Button.Pressed, ".action-button")
     async def _button_pressed(self, event: Button.Pressed) -> None:
@@ -218,6 +219,10 @@ them again). Errors become toasts and the panel says what is missing.
         error = message.error
         problem = _problem_text(error)
         if message.operation == "get_account":
+            if getattr(error, "code", None) == UserNotFoundError.code:
+                # Recent lookups are for finding people again; one who does
+                # not exist would only be a trap on the lookup screen.
+                self.desk.recent_lookups.forget(self.user_id)
             self._account_problem = problem
             self._show_account()
             self.query_one("#balance-fields", Static).update(

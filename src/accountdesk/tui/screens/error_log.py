@@ -12,10 +12,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from ..error_log import ErrorRecord
 from ..resources import styles_path
+from ..widgets.footer import AppFooter
 from ..widgets.header import AppHeader
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ text for a support ticket (the terminal must allow OSC 52 clipboard access).
         yield DataTable(id="error-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="error-log-empty", markup=False)
         yield Static("", id="error-detail", markup=False)
-        yield Footer()
+        yield AppFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

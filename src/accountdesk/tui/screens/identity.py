@@ -15,12 +15,13 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from accountdesk.client import AccountDataError, Identity
 
 from ..messages import ServiceFailed
 from ..resources import styles_path
+from ..widgets.footer import AppFooter
 from ..widgets.header import AppHeader
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ If nothing is shown, start one and reload here with `l` once it completed.
             for section in ("names", "emails", "phones", "addresses"):
                 yield Static(section.capitalize(), classes="section-title")
                 yield Static("Loading…", id=f"identity-{section}", classes="section-body")
-        yield Footer()
+        yield AppFooter()
 
     def on_mount(self) -> None:
         self.action_reload()

@@ -15,10 +15,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from accountdesk.tui.jobs import JobTracker, TrackedJob, describe_age
 from accountdesk.tui.resources import styles_path
+from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ service no longer knows (`AC-109`) are marked **gone** and not polled again.
             "from an account.",
             id="jobs-empty",
         )
-        yield Footer()
+        yield AppFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

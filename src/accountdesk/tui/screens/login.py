@@ -15,13 +15,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
+from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from accountdesk.client import AccountDataError
 
 from ..config import ConfigError, normalise_base_url, remember_credentials
 from ..messages import ServiceFailed, SignedIn
 from ..resources import styles_path
+from ..widgets.footer import AppFooter
 from ..widgets.header import AppHeader
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ file (readable by you only). It is off unless you tick it.
             )
             yield Button("Sign in", id="sign-in", variant="primary")
             yield Static("", id="login-status", markup=False)
-        yield Footer()
+        yield AppFooter()
 
     def on_mount(self) -> None:
         self.query_one("#remember-warning").display = False

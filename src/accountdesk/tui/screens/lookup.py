@@ -19,12 +19,13 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Label, OptionList, Static
+from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..resources import styles_path
 from ..sandbox_catalogue import ScenarioUser, fetch_scenarios
 from ..user_ids import user_id_problem
+from ..widgets.footer import AppFooter
 from ..widgets.header import AppHeader
 
 if TYPE_CHECKING:
@@ -77,7 +78,7 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
                     with Vertical(id="scenarios-panel", classes="panel"):
                         yield Label("Sandbox scenarios", classes="panel-title")
                         yield OptionList(id="scenarios")
-        yield Footer()
+        yield AppFooter()
 
     def on_mount(self) -> None:
         self._show_recent()

@@ -5,7 +5,7 @@ rows are formatted off the UI thread and drawn by a virtual table, so
 ``user_bulk``'s 100,000 rows paint, sort and filter without freezing the app
 (see ``tests/benchmarks/bench_transactions.py`` for the figures). The filter
 (substring of description or category) applies 0.25 s after the last
-keystroke, or at once on Enter. ``e`` writes the filtered, sorted view to a
+keystroke, or at once on Enter. ``s`` writes the filtered, sorted view to a
 CSV file under the app's data dir.
 """
 
@@ -24,13 +24,14 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from accountdesk.client.errors import AccountDataError
 from accountdesk.client.models import Transactions
 from accountdesk.tui.poller import JobsHost
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.transaction_view import COLUMNS, TransactionView, rows_from
+from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
 from accountdesk.tui.widgets.transaction_table import TransactionTable
 
@@ -71,7 +72,7 @@ Every transaction the service holds for the user, newest first.
   contains the text; Enter applies it at once.
 - `1`–`5` sort by date, description, category, amount or pending; the same
   key again reverses. Clicking a column header does the same.
-- `e` exports the rows shown (filtered and sorted) to a CSV file; a toast
+- `s` saves the rows shown (filtered and sorted) to a CSV file; a toast
   says where.
 - `l` reloads, Escape goes back.
 
@@ -82,7 +83,8 @@ transactions job on the account screen first if the list is empty.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="back"),
         Binding("slash", "focus_filter", "Filter", id="focus_filter"),
-        Binding("e", "export_csv", "Export CSV", id="export_csv"),
+        # "s" rather than "e": the app keeps "e" for the error log everywhere.
+        Binding("s", "export_csv", "Save CSV", id="export_csv"),
         Binding("l", "reload", "Reload", id="reload_transactions"),
         *(
             Binding(str(n), f"sort('{column.key}')", f"Sort {column.label.lower()}",
@@ -111,7 +113,7 @@ transactions job on the account screen first if the list is empty.
             yield Static(id="transactions-count")
         yield TransactionTable(id="transactions-table")
         yield Static(id="transactions-message")
-        yield Footer()
+        yield AppFooter()
 
     def on_mount(self) -> None:
         # Paint the screen (and its loading indicator) before the fetch: parsing

@@ -33,6 +33,9 @@ class AppHeader(Horizontal):
         base_url = str(getattr(app, "service_url", ""))
         yield Static("accountdesk", id="app-name", markup=False)
         yield Static(self._title, id="screen-title", markup=False)
+        # The footer is full of each screen's own keys, so the two ways to
+        # find everything else live up here.
+        yield Static("^p commands · F1 help", id="header-hint", markup=False)
         yield Static(getattr(app, "signed_in_as", "") or "", id="signed-in-as", markup=False)
         badge = Static(badge_text(base_url, sandbox), id="service-badge", markup=False)
         badge.add_class("-sandbox" if sandbox else "-live")

@@ -23,7 +23,12 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from accountdesk.tui.transaction_view import COLUMNS, Column, TransactionRow, TransactionView
+from accountdesk.tui.transaction_view import (
+    COLUMNS,
+    Column,
+    TransactionRow,
+    TransactionView,
+)
 
 __all__ = ["TransactionTable"]
 
