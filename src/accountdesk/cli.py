@@ -16,19 +16,28 @@ from pathlib import Path
 def _epilog() -> str:
     from accountdesk.tui.config import default_config_path, default_log_dir
 
-    return (
-        f"config file: {default_config_path()}  ·  log file: {default_log_dir()}/accountdesk.log  ·  "
-        "environment: ACCOUNTDESK_BASE_URL, ACCOUNTDESK_API_KEY, ACCOUNTDESK_API_SECRET, "
-        "ACCOUNTDESK_PROFILE (flags beat the environment, which beats the config file)"
+    # One path per line, printed as is (RawDescriptionHelpFormatter): argparse
+    # would otherwise wrap long paths in the middle.
+    return "\n".join(
+        [
+            "files:",
+            f"  config file  {default_config_path()}",
+            f"  log file     {default_log_dir() / 'accountdesk.log'}",
+            "",
+            "environment (flags beat the environment, which beats the config file):",
+            "  ACCOUNTDESK_BASE_URL, ACCOUNTDESK_API_KEY, ACCOUNTDESK_API_SECRET,",
+            "  ACCOUNTDESK_PROFILE",
+        ]
     )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="accountdesk",
-        description="Terminal dashboard for the Account Data Service "
+        description="Terminal dashboard for the Account Data Service\n"
         "(runs on the embedded sandbox unless a base URL is configured).",
         epilog=_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--base-url",
@@ -52,8 +61,19 @@ def build_parser() -> argparse.ArgumentParser:
     sandbox = commands.add_parser("sandbox", help="serve the sandbox over HTTP")
     sandbox.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
     sandbox.add_argument("--port", type=int, default=8765, help="port (default 8765)")
-    shots = commands.add_parser("screenshots", help="write an SVG of every screen (from the frozen sandbox)")
-    shots.add_argument("directory", type=Path, nargs="?", default=Path("screenshots"))
+    shots = commands.add_parser(
+        "screenshots",
+        help="write an SVG of every screen (from the frozen sandbox)",
+        description="Write one SVG per screen of the dashboard, made on the embedded sandbox "
+        "with frozen clocks, so running it twice gives the same files.",
+    )
+    shots.add_argument(
+        "directory",
+        type=Path,
+        nargs="?",
+        default=Path("screenshots"),
+        help="folder to write the SVG files into, created if missing (default: ./screenshots)",
+    )
     return parser
 
 

@@ -38,6 +38,37 @@ async def test_numbers_are_masked_until_revealed(make_app) -> None:
         assert full_number not in await _account_text(pilot)
 
 
+async def test_reveal_button_and_key_say_hide_while_numbers_show(make_app) -> None:
+    from textual.widgets import Button
+
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        await open_account(pilot, "user_good")
+        screen = app.screen
+        button = screen.query_one("#do-reveal_numbers", Button)
+
+        def key_description() -> str:
+            return next(
+                a.binding.description
+                for a in screen.active_bindings.values()
+                if a.binding.id == "reveal_numbers"
+            )
+
+        assert str(button.label) == "Reveal numbers" and key_description() == "Reveal"
+        await pilot.press("r")
+        await pilot.pause()
+        assert str(button.label) == "Hide numbers" and key_description() == "Hide"
+        await pilot.press("r")
+        await pilot.pause()
+        assert str(button.label) == "Reveal numbers" and key_description() == "Reveal"
+        # Another account screen starts masked, with its own binding.
+        await pilot.press("r", "escape")
+        await open_account(pilot, "user_good")
+        assert app.screen is not screen
+        assert str(app.screen.query_one("#do-reveal_numbers", Button).label) == "Reveal numbers"
+
+
 async def test_balance_shows_amounts_currency_and_read_time(make_app, frozen_now) -> None:
     app = make_app()
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
@@ -130,8 +161,11 @@ async def test_identity_mismatch_is_ac113_on_view(make_app) -> None:
         await pilot.press("v")
         await settle(pilot)
         assert toast_titles(app) == ["AC-113 · 400"]
-        names = app.screen.query_one("#identity-names")
-        assert "AC-113" in " ".join(line.text for line in names.render_lines(names.region.reset_offset))
+        app.clear_notifications()
+        await pilot.pause()
+        # Said once, not once per section.
+        body = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert body.count("Identity not available (AC-113)") == 1
 
 
 async def test_view_transactions_opens_the_transactions_screen(make_app) -> None:

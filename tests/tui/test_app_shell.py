@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 import pytest
-from tui_helpers import open_account, settle, sign_in, widget_text
+from tui_helpers import open_account, screen_line, settle, sign_in, widget_text
 
 from accountdesk.tui.logs import LOG_FILE_NAME
 from accountdesk.tui.resources import styles_dir
@@ -95,3 +95,95 @@ async def test_sign_out_returns_to_login(make_app) -> None:
         assert not app.signed_in
         with pytest.raises(RuntimeError):
             app.client  # noqa: B018
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20), (120, 30)])
+async def test_header_keeps_the_user_id_on_narrow_terminals(make_app, size) -> None:
+    from accountdesk.tui.widgets.header import AppHeader
+
+    app = make_app()
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await sign_in(pilot)
+        await open_account(pilot, "user_mfa_good")
+        await pilot.press("v")
+        await settle(pilot)
+        assert app.screen.query_one(AppHeader).region.y == 0
+        text = screen_line(app, 0)
+        assert "Identity · user_mfa_good" in text
+        assert "SANDBOX" in text
+        hint = app.screen.query_one("#header-hint")
+        # The hint only shows when there is room for it beside the whole title.
+        assert hint.display == (size[0] >= 100)
+        if size[0] >= 100:
+            assert "F1 help" in text and "sandbox_key" in text
+
+
+async def test_header_ellipsises_the_title_as_a_last_resort(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(40, 20), notifications=True) as pilot:
+        await sign_in(pilot)
+        await open_account(pilot, "user_mfa_good")
+        text = screen_line(app, 0)
+        assert "Account · user_" in text and "…" in text
+        assert "SANDBOX" in text
+
+
+def _screen_text(app) -> str:
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+async def test_help_fits_and_shows_how_to_close_it(make_app, size) -> None:
+    app = make_app()
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await sign_in(pilot)
+        await open_account(pilot, "user_good")
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        text = _screen_text(app)
+        assert "Help · Account and balance" in text
+        assert "Esc or F1 closes this help" in text
+        dialog = app.screen.query_one("#help-dialog")
+        assert dialog.region.height <= size[1]
+
+
+async def test_help_titles_are_words_and_keys_are_the_bound_ones(make_app) -> None:
+    from textual.screen import Screen
+
+    from accountdesk.tui.screens.help import _title_of
+
+    class ErrorLogScreen(Screen[None]):
+        pass
+
+    class MfaDialog(Screen[None]):
+        pass
+
+    assert _title_of(ErrorLogScreen()) == "Error log"
+    assert _title_of(MfaDialog()) == "MFA"
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        await app.screen.run_action("app.show_error_log")
+        await settle(pilot)
+        await pilot.press("f1")
+        await settle(pilot)
+        assert widget_text(app.screen.query_one("#help-title")).startswith("Help · Error log")
+        general = _screen_text(app)
+        assert "j/F2 jobs" in general and "e/F3 error log" in general
+
+
+async def test_screenshot_goes_to_the_data_dir_and_is_toasted(make_app, app_dirs, monkeypatch, tmp_path) -> None:
+    from tui_helpers import toasts
+
+    # No ~/Downloads here: Textual's default folder would fail.
+    monkeypatch.setenv("HOME", str(tmp_path / "home-without-downloads"))
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        assert any(c.title == "Screenshot" for c in app.get_system_commands(app.screen))
+        await app.run_action("screenshot")
+        await pilot.pause()
+        folder = app_dirs["data_dir"] / "screenshots"
+        saved = list(folder.glob("*.svg"))
+        assert len(saved) == 1 and "rich-terminal" in saved[0].read_text()
+        assert ("Screenshot saved", str(saved[0]), "information") in toasts(app)

@@ -78,3 +78,21 @@ def test_screenshot_writer_makes_an_svg_per_screen(tmp_path: Path) -> None:
     svg = path.read_text()
     assert path.name == "account.svg" and svg.startswith("<svg")
     assert "Northwind" in svg and "SANDBOX" in svg
+
+
+def test_help_keeps_paths_whole_and_explains_the_screenshot_folder(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from accountdesk.cli import build_parser
+    from accountdesk.tui.config import default_config_path, default_log_dir
+
+    monkeypatch.setenv("COLUMNS", "60")
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--help"])
+    text = capsys.readouterr().out
+    assert str(default_config_path()) in text
+    assert str(default_log_dir() / "accountdesk.log") in text
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["screenshots", "--help"])
+    text = capsys.readouterr().out
+    assert "folder to write the SVG files into" in text

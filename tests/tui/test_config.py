@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Checkbox, Input
-from tui_helpers import sign_in
+from tui_helpers import sign_in, toasts
 
 from accountdesk.sandbox.scenarios import CREDENTIALS
 from accountdesk.tui.config import (
@@ -178,3 +178,48 @@ async def test_a_theme_picked_in_the_app_is_kept_for_the_next_run(make_app, app_
     again = make_app()
     async with again.run_test(size=(100, 30)):
         assert again.theme == "dracula"
+
+
+@pytest.mark.anyio
+async def test_keymap_problems_are_one_warning_and_ignored(make_app, app_dirs) -> None:
+    from accountdesk.tui.logs import LOG_FILE_NAME
+
+    _write(
+        app_dirs["config_path"],
+        "[keymap]\n"
+        'reveal_numbers = "ctrl+r"\n'  # fine
+        'no_such_binding = "f7"\n'  # unknown id
+        'reload = "crtl+l"\n'  # a key that does not parse
+        'refresh_balance = "[b]"\n'  # markup-looking, must not be parsed as markup
+        'show_jobs = "x"\n',  # x already views transactions on the account screen
+    )
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await pilot.pause()
+        warnings = [t for t in toasts(app) if t[0] == "Keymap in the config file"]
+        assert len(warnings) == 1
+        message = warnings[0][1]
+        assert "no_such_binding" in message and "crtl" in message and "[b]" in message
+        assert "reveal_numbers" not in message
+        assert set(app._keymap) == {"reveal_numbers", "show_jobs"}
+        await sign_in(pilot)
+        app.screen.query_one("#user-id", Input).value = "user_good"
+        await app.screen.run_action("lookup")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("ctrl+r")
+        assert screen.revealed is True
+    # Read once the app has closed its log file.
+    logged = (app_dirs["log_dir"] / LOG_FILE_NAME).read_text()
+    assert "unknown binding id 'no_such_binding'" in logged
+    assert "'x' on AccountScreen is bound to" in logged and "show_jobs" in logged
+
+
+def test_key_problem_accepts_textual_keys_and_refuses_others() -> None:
+    from accountdesk.tui.keymap import key_problem
+
+    for good in ("ctrl+r", "j,f2", "f9", "question_mark", "?", "ctrl+shift+up", "space", "escape"):
+        assert key_problem(good) is None, good
+    for bad in ("crtl+r", "ctrl+", "foo", "j,,k", "F5", ""):
+        assert key_problem(bad) is not None, bad

@@ -113,3 +113,68 @@ async def test_default_embedded_sandbox_is_built_on_demand(make_app) -> None:
         await sign_in(pilot)
         assert isinstance(app.screen, LookupScreen)
         assert app.base_url_key == "sandbox"
+
+
+@pytest.mark.parametrize(
+    "typed", ["http://127.0.0.1:9zz", "http://127.0.0.1:99999", "https://user:pw@h.example", "ftp://h"]
+)
+async def test_a_url_the_client_would_refuse_is_refused_before_the_badge_changes(
+    make_app, typed
+) -> None:
+    app = make_app(transport=_refusing_transport(), sandbox=False, base_url="https://api.bank.example")
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        field = app.screen.query_one("#base-url", Input)
+        field.value = typed
+        await sign_in(pilot, api_key="k", api_secret="s")
+        assert toasts(app)[-1][0] == "Invalid base URL"
+        problem = app.screen.query_one("#base-url-problem")
+        assert problem.display and str(problem.render()).strip()
+        assert field.value == typed  # kept as typed, to be corrected
+        assert app.service_url == "https://api.bank.example"
+        assert "LIVE api.bank.example" in str(app.screen.query_one("#service-badge").render())
+        field.value = "https://api.bank.example"
+        await pilot.pause()
+        assert not problem.display
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["http://127.0.0.1:9zz", "https://h.example:8443/v1/", "http://[::1]:8/x", "https://u:p@h", "https://h/?a=1",
+     "mailto:x@y", "HTTPS://Host/API/"],
+)
+def test_login_check_agrees_with_the_client(url: str) -> None:
+    from accountdesk.client import AccountDataClient, InvalidBaseUrlError
+    from accountdesk.tui.config import ConfigError, normalise_base_url
+
+    try:
+        normalised = normalise_base_url(url)
+    except ConfigError:
+        normalised = None
+    try:
+        AccountDataClient(url, "k", "s")
+        client_accepts = True
+    except InvalidBaseUrlError:
+        client_accepts = False
+    assert (normalised is not None) == client_accepts
+    if normalised is not None:
+        AccountDataClient(normalised, "k", "s")  # the normalised spelling is accepted too
+
+
+async def test_remember_says_the_url_is_saved_on_a_live_service(make_app, app_dirs) -> None:
+    import tomllib
+
+    from textual.widgets import Checkbox
+
+    app = make_app(sandbox=False, base_url="https://api.bank.example")
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        checkbox = app.screen.query_one("#remember-secret", Checkbox)
+        assert "URL, key and secret" in str(checkbox.label)
+        assert checkbox.value is False
+        checkbox.value = True
+        await sign_in(pilot, api_key="sandbox_key", api_secret="sandbox_secret")
+    saved = tomllib.loads(app_dirs["config_path"].read_text())
+    assert saved["base_url"] == "https://api.bank.example"
+    sandbox = make_app()
+    async with sandbox.run_test(size=(100, 30), notifications=True):
+        label = str(sandbox.screen.query_one("#remember-secret", Checkbox).label)
+        assert "URL" not in label and "key and secret" in label

@@ -98,7 +98,7 @@ async def test_recent_lookups_survive_a_restart(make_app, app_dirs) -> None:
             await settle(pilot)
     saved = json.loads((app_dirs["data_dir"] / "recent.json").read_text())
     # user_nobody answered AC-102: no user, so not worth keeping.
-    assert saved == ["user_good", "user_manual"]
+    assert saved == {"sandbox": ["user_good", "user_manual"]}
 
     again = make_app()
     async with again.run_test(size=(100, 30), notifications=True) as pilot:
@@ -144,3 +144,47 @@ async def test_scenario_list_unavailable_is_said(make_app) -> None:
         await sign_in(pilot)
         scenarios = app.screen.query_one("#scenarios", OptionList)
         assert "unavailable" in str(scenarios.get_option_at_index(0).prompt)
+
+
+async def test_back_from_an_account_the_user_id_field_is_empty(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        await open_account(pilot, "user_mfa")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, LookupScreen)
+        field = app.screen.query_one("#user-id", Input)
+        assert field.value == "" and field.has_focus
+        await pilot.press(*"user_good")
+        assert field.value == "user_good"
+        # Help on top of the lookup screen leaves a half-typed id alone.
+        await pilot.press("f1")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert field.value == "user_good"
+
+
+async def test_recent_lookups_are_kept_per_service(make_app, app_dirs, sandbox_transport) -> None:
+    from accountdesk.tui.history import RecentLookups
+
+    data_dir = app_dirs["data_dir"]
+    data_dir.mkdir(parents=True)
+    # A file from before the split is the sandbox's list.
+    (data_dir / "recent.json").write_text(json.dumps(["user_manual"]))
+    live = make_app(sandbox=False, base_url="https://api.bank.example")
+    async with live.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot, api_key="sandbox_key", api_secret="sandbox_secret")
+        recent = live.screen.query_one("#recent", OptionList)
+        assert recent.get_option_at_index(0).id is None  # "No lookups yet"
+        await open_account(pilot, "user_good")
+    saved = json.loads((data_dir / "recent.json").read_text())
+    assert saved == {"sandbox": ["user_manual"], "https://api.bank.example": ["user_good"]}
+
+    sandbox = make_app()
+    async with sandbox.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        recent = sandbox.screen.query_one("#recent", OptionList)
+        assert [recent.get_option_at_index(i).id for i in range(recent.option_count)] == ["user_manual"]
+    assert RecentLookups(data_dir, "https://other.example").user_ids == []

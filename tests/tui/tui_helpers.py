@@ -94,3 +94,8 @@ def token_handler(inner: Any) -> Any:
         return inner(request)
 
     return handler
+
+
+def screen_line(app: Any, y: int) -> str:
+    """The text the terminal shows on row ``y`` of the current screen (as composited)."""
+    return app.screen._compositor.render_strips()[y].text

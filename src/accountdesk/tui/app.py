@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -41,6 +41,7 @@ from .resources import styles_path
 
 if TYPE_CHECKING:
     import httpx
+    from textual.dom import DOMNode
 
     from accountdesk.client import AccountDataClient, AccountDataError
 
@@ -119,10 +120,11 @@ class AccountDeskApp(JobsMixin, App[None]):
             client_factory=client_factory,
         )
         self.error_log = ErrorLog()
-        self.recent_lookups = RecentLookups(self._data_dir)
+        self.recent_lookups = RecentLookups(self._data_dir, self.connection.base_url_key)
         self.signed_in_as = ""
         self._client: AccountDataClient | None = None
         self._log_handler: logging.Handler | None = None
+        self._logged_clashes: set[tuple[str, frozenset[str]]] = set()
         super().__init__()
         if settings.theme and settings.theme in self.available_themes:
             self.theme = settings.theme
@@ -158,6 +160,7 @@ class AccountDeskApp(JobsMixin, App[None]):
             return
         self.service_url = base_url
         self.connection = self.connection.with_base_url(base_url)
+        self.recent_lookups = RecentLookups(self._data_dir, self.base_url_key)
         from .widgets.header import AppHeader
 
         for header in self.screen.query(AppHeader):
@@ -182,11 +185,38 @@ class AccountDeskApp(JobsMixin, App[None]):
         )
         log.info("accountdesk started (pid %s) on %s", os.getpid(), self.base_url_key)
         if self.settings.keymap:
-            self.set_keymap(dict(self.settings.keymap))
+            self._apply_keymap(self.settings.keymap)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         from .screens.login import LoginScreen
 
         self.push_screen(LoginScreen())
+
+    def _apply_keymap(self, keymap: Mapping[str, str]) -> None:
+        """Use the config's keymap, leaving out (and reporting) what cannot work."""
+        from .keymap import check_keymap, dashboard_namespaces
+
+        check = check_keymap(keymap, dashboard_namespaces())
+        for problem in check.problems:
+            log.warning("keymap in %s: %s (ignored)", self.config_path, problem)
+        for collision in check.collisions:
+            log.warning("keymap in %s: %s", self.config_path, collision)
+        if check.problems:
+            # One toast for all of them; the names come from a file, so no markup.
+            self.notify(
+                "Ignored: " + "; ".join(check.problems) + ".",
+                title="Keymap in the config file",
+                severity="warning",
+                markup=False,
+                timeout=15,
+            )
+        self.set_keymap(check.usable)
+
+    def handle_bindings_clash(self, clashed_bindings: set[Binding], node: DOMNode) -> None:
+        # Textual calls this on every key press while a clash is in the chain: log each once.
+        clash = (type(node).__name__, frozenset(b.id or b.action for b in clashed_bindings))
+        if clash not in self._logged_clashes:
+            self._logged_clashes.add(clash)
+            log.warning("key clash on %s: %s", clash[0], ", ".join(sorted(clash[1])))
 
     async def on_unmount(self) -> None:
         self.stop_jobs()
@@ -248,6 +278,29 @@ class AccountDeskApp(JobsMixin, App[None]):
 
         if not isinstance(self.screen, ErrorLogScreen):
             self.push_screen(ErrorLogScreen())
+
+    def deliver_screenshot(
+        self,
+        filename: str | None = None,
+        path: str | None = None,
+        time_format: str | None = None,
+    ) -> str | None:
+        """Save an SVG of the screen under ``data_dir/screenshots`` and toast where.
+
+        Textual's default folder is ~/Downloads, which many servers (and
+        fresh machines) do not have; the palette's "Screenshot" lands here.
+        """
+        folder = Path(path) if path else self.data_dir / "screenshots"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            saved = self.save_screenshot(filename, str(folder), time_format)
+        except OSError as error:
+            log.warning("screenshot not saved in %s: %s", folder, error)
+            self.notify(str(error), title="Screenshot not saved", severity="error", markup=False)
+            return None
+        log.info("screenshot saved to %s", saved)
+        self.notify(saved, title="Screenshot saved", markup=False)
+        return saved
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Jobs belong to a signed-in session; before that the key is hidden.

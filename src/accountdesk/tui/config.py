@@ -31,7 +31,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 ENV_BASE_URL = "ACCOUNTDESK_BASE_URL"
 ENV_API_KEY = "ACCOUNTDESK_API_KEY"
@@ -76,12 +75,31 @@ def default_log_dir() -> Path:
 
 
 def normalise_base_url(url: str) -> str:
-    """``HTTPS://Host:443/api/`` -> ``https://host:443/api``: one spelling per service."""
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigError(f"base URL must look like https://host[/path], got {url!r}")
-    path = parts.path.rstrip("/")
-    return f"{parts.scheme.lower()}://{parts.netloc.lower()}{path}"
+    """``HTTPS://Host:443/api/`` -> ``https://host:443/api``: one spelling per service.
+
+    The URL is parsed the way the client parses it (``httpx.URL``) and held
+    to the client's rules (http or https, a host, no user name or password,
+    no query or fragment), plus a port in range, so a URL accepted here is
+    never refused later by :class:`~accountdesk.client.AccountDataClient`.
+    """
+    import httpx
+
+    try:
+        parsed = httpx.URL(url.strip())
+    except (httpx.InvalidURL, TypeError) as error:
+        raise ConfigError(f"{url!r} is not a URL: {error}") from None
+    if parsed.scheme not in ("http", "https") or not parsed.host:
+        raise ConfigError(f"base URL must look like https://host[:port][/path], got {url!r}")
+    if parsed.userinfo:
+        # Credentials in the URL would end up in the config file, badge and logs.
+        raise ConfigError("the base URL must not contain a user name or password")
+    if parsed.query or parsed.fragment:
+        raise ConfigError(f"the base URL must not contain a query or a fragment, got {url!r}")
+    if parsed.port is not None and not 0 < parsed.port < 65536:
+        raise ConfigError(f"port {parsed.port} is out of range (1-65535) in {url!r}")
+    netloc = parsed.netloc.decode("ascii").lower()
+    path = parsed.raw_path.decode("ascii").rstrip("/")
+    return f"{parsed.scheme}://{netloc}{path}"
 
 
 def means_sandbox(url: str | None) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING
@@ -24,7 +25,13 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Button, Static
 
-from accountdesk.client import Account, AccountDataError, Balance, Job, UserNotFoundError
+from accountdesk.client import (
+    Account,
+    AccountDataError,
+    Balance,
+    Job,
+    UserNotFoundError,
+)
 
 from ..messages import ServiceFailed
 from ..resources import styles_path
@@ -94,6 +101,7 @@ class AccountScreen(Screen[None]):
     """Account record, balance and job actions for one user."""
 
     CSS_PATH = styles_path("account.tcss")
+    HELP_TITLE = "Account and balance"
     HELP = """\
 The account record and balance of one user, as the service answers them.
 
@@ -235,9 +243,28 @@ them again). Errors become toasts and the panel says what is missing.
 
     # -- rendering -----------------------------------------------------------
 
-    def watch_revealed(self) -> None:
-        if self.is_mounted and self.account is not None:
+    def watch_revealed(self, revealed: bool) -> None:
+        if not self.is_mounted:
+            return
+        # Button and key say what pressing them will do now.
+        self.query_one("#do-reveal_numbers", Button).label = (
+            "Hide numbers" if revealed else "Reveal numbers"
+        )
+        self._describe_binding("reveal_numbers", "Hide" if revealed else "Reveal")
+        if self.account is not None:
             self._show_account()
+
+    def _describe_binding(self, binding_id: str, description: str) -> None:
+        # Bindings maps are shallow copies of the class's: swap in new lists
+        # rather than changing the shared ones, so other instances keep theirs.
+        key_to_bindings = self._bindings.key_to_bindings
+        for key, bindings in list(key_to_bindings.items()):
+            if any(binding.id == binding_id for binding in bindings):
+                key_to_bindings[key] = [
+                    replace(binding, description=description) if binding.id == binding_id else binding
+                    for binding in bindings
+                ]
+        self.refresh_bindings()
 
     def _show_account(self) -> None:
         panel = self.query_one("#account-fields", Static)

@@ -29,6 +29,7 @@ class ErrorLogScreen(Screen[None]):
     """Every error of the session in a table."""
 
     CSS_PATH = styles_path("error_log.tcss")
+    HELP_TITLE = "Error log"
     HELP = """\
 Every error of this session, oldest first: when it happened, the request
 (method and path), the HTTP status, the service's `AC-` code and its message.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -13,10 +15,13 @@ from textual.widgets import Markdown, Static
 from ..resources import styles_path
 
 GENERAL_HELP = """\
-**F1** help · **Ctrl+P** command palette (every action, themes) ·
-**j** jobs · **e** error log · **Ctrl+Q** quit. Keys can be remapped in the
-config file's `[keymap]` table (binding id = key).
+**{help}** help · **Ctrl+P** command palette (every action, themes) ·
+**{jobs}** jobs · **{errors}** error log · **{quit}** quit. Keys can be remapped
+in the config file's `[keymap]` table (binding id = key).
 """
+
+#: Words shown in capitals when a class name becomes a title.
+_ACRONYMS = frozenset({"mfa", "csv", "id", "url"})
 
 
 class HelpScreen(ModalScreen[None]):
@@ -41,7 +46,7 @@ class HelpScreen(ModalScreen[None]):
                 yield Markdown(text, id="help-text")
                 yield Static("Keys", classes="help-section")
                 yield Static(self._keys_table(), id="help-keys")
-                yield Markdown(GENERAL_HELP, id="help-general")
+                yield Markdown(self._general_help(), id="help-general")
             yield Static("Esc or F1 closes this help", id="help-close-hint")
 
     def _keys_table(self) -> Table:
@@ -61,10 +66,39 @@ class HelpScreen(ModalScreen[None]):
             )
         return table
 
+    def _general_help(self) -> str:
+        # The app's keys as they are bound now (a keymap may have moved them),
+        # e.g. "j/F2": the letter works unless an input has focus, the F-key always.
+        return GENERAL_HELP.format(
+            help=self._keys_for("help") or "F1",
+            jobs=self._keys_for("show_jobs") or "j",
+            errors=self._keys_for("show_error_log") or "e",
+            quit=self._keys_for("quit") or "Ctrl+Q",
+        )
+
+    def _keys_for(self, action: str) -> str:
+        keys: list[str] = []
+        for bindings in self.app._bindings.key_to_bindings.values():
+            for binding in bindings:
+                if binding.action == action:
+                    shown = self.app.get_key_display(binding)
+                    keys.append(shown.upper() if shown.startswith("f") and shown[1:].isdigit() else shown)
+        return "/".join(dict.fromkeys(keys))
+
     def action_close(self) -> None:
         self.dismiss()
 
 
 def _title_of(screen: Screen[object]) -> str:
+    """A fallback title from the class name: ``ErrorLogScreen`` -> ``Error log``."""
     name = type(screen).__name__.removesuffix("Screen").removesuffix("Dialog")
-    return name or "accountdesk"
+    words = re.findall(r"[A-Z]+(?=[A-Z][a-z]|\b|\d)|[A-Z]?[a-z]+|\d+", name)
+    if not words:
+        return "accountdesk"
+    shown = [
+        w.upper() if w.lower() in _ACRONYMS or (w.isupper() and len(w) > 1) else w.lower()
+        for w in words
+    ]
+    first = shown[0]
+    shown[0] = first if first.isupper() else first.capitalize()
+    return " ".join(shown)

@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from ..app import AccountDeskApp
 
 
+SECTIONS = ("names", "emails", "phones", "addresses")
+
+
 class IdentityLoaded(Message):
     def __init__(self, identity: Identity) -> None:
         super().__init__()
@@ -38,6 +41,7 @@ class IdentityScreen(Screen[None]):
     """Identity data of one user."""
 
     CSS_PATH = styles_path("identity.tcss")
+    HELP_TITLE = "Identity"
     HELP = """\
 Identity data the service holds for the user: names, emails, phone numbers
 and addresses.
@@ -63,12 +67,16 @@ If nothing is shown, start one and reload here with `l` once it completed.
     def compose(self) -> ComposeResult:
         yield AppHeader(f"Identity · {self.user_id}")
         with VerticalScroll(id="identity-body"):
-            for section in ("names", "emails", "phones", "addresses"):
+            # One line when the service refuses: four sections each saying
+            # "not available" would only repeat it.
+            yield Static("", id="identity-problem", markup=False)
+            for section in SECTIONS:
                 yield Static(section.capitalize(), classes="section-title")
                 yield Static("Loading…", id=f"identity-{section}", classes="section-body")
         yield AppFooter()
 
     def on_mount(self) -> None:
+        self.query_one("#identity-problem").display = False
         self.action_reload()
 
     def action_reload(self) -> None:
@@ -88,6 +96,7 @@ If nothing is shown, start one and reload here with `l` once it completed.
 
     def on_identity_loaded(self, message: IdentityLoaded) -> None:
         identity = self.identity = message.identity
+        self._show_sections(True)
         self._fill("names", identity.names)
         self._fill("emails", identity.emails)
         self._fill("phones", identity.phone_numbers)
@@ -96,10 +105,17 @@ If nothing is shown, start one and reload here with `l` once it completed.
     def on_service_failed(self, message: ServiceFailed) -> None:
         error = message.error
         code = getattr(error, "code", None)
-        text = f"Identity not available ({code})." if code else "Identity not available."
-        for section in ("names", "emails", "phones", "addresses"):
-            self.query_one(f"#identity-{section}", Static).update(Text(text, style="dim"))
-        self.query_one("#identity-names", Static).update(Text(text, style="bold red"))
+        text = f"Identity not available ({code})" if code else "Identity not available"
+        # The service's words stay after the toast is gone (network text: a Text, no markup).
+        detail = getattr(error, "message", None) or error.detail
+        problem = Text(f"{text}: ", style="bold red") + Text(str(detail))
+        self.query_one("#identity-problem", Static).update(problem)
+        self._show_sections(False)
+
+    def _show_sections(self, shown: bool) -> None:
+        self.query_one("#identity-problem").display = not shown
+        for widget in self.query(".section-title, .section-body"):
+            widget.display = shown
 
     def _fill(self, section: str, values: list[str]) -> None:
         body = Text("\n".join(values)) if values else Text("none on record", style="dim")

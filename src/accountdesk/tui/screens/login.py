@@ -35,6 +35,7 @@ class LoginScreen(Screen[None]):
     """Sign in with an API key and secret."""
 
     CSS_PATH = styles_path("login.tcss")
+    HELP_TITLE = "Sign in"
     HELP = """\
 Sign in to the Account Data Service with an API key and secret.
 
@@ -44,7 +45,8 @@ A red **LIVE** badge means a real service; point the app at one with
 `accountdesk --base-url URL`, `ACCOUNTDESK_BASE_URL` or the config file.
 
 *Remember* stores the key **and the secret in plain text** in the config
-file (readable by you only). It is off unless you tick it.
+file (readable by you only), and on a live service its URL too. It is off
+unless you tick it.
 """
 
     BINDINGS = [
@@ -67,11 +69,14 @@ file (readable by you only). It is off unless you tick it.
                 )
             else:
                 yield Input(desk.service_url, id="base-url", placeholder="https://api.example.com")
+                yield Static("", id="base-url-problem", markup=False)
             yield Label("API key", classes="field-label")
             yield Input(desk.initial_api_key, id="api-key", placeholder="API key")
             yield Label("API secret", classes="field-label")
             yield Input(desk.initial_api_secret, id="api-secret", password=True, placeholder="API secret")
-            yield Checkbox("Remember key and secret in the config file", False, id="remember-secret")
+            # Say everything that is written: on a live service that includes the URL.
+            remembered = "key and secret" if desk.sandbox else "URL, key and secret"
+            yield Checkbox(f"Remember {remembered} in the config file", False, id="remember-secret")
             yield Static(
                 f"The secret will be stored in plain text in {desk.config_path} (mode 0600).",
                 id="remember-warning",
@@ -83,6 +88,7 @@ file (readable by you only). It is off unless you tick it.
 
     def on_mount(self) -> None:
         self.query_one("#remember-warning").display = False
+        self._show_url_problem(None)
         self.query_one("#login-status", Static).update(self._idle_hint())
         self.query_one("#api-key" if self.desk.sandbox else "#base-url", Input).focus()
         if self.desk.sandbox:
@@ -97,6 +103,18 @@ file (readable by you only). It is off unless you tick it.
     def _remember_toggled(self, event: Checkbox.Changed) -> None:
         self.query_one("#remember-warning").display = event.value
 
+    @on(Input.Changed, "#base-url")
+    def _url_edited(self) -> None:
+        self._show_url_problem(None)
+
+    def _show_url_problem(self, problem: str | None) -> None:
+        if self.desk.sandbox:
+            return
+        label = self.query_one("#base-url-problem", Static)
+        label.update(problem or "")
+        label.display = problem is not None
+        self.query_one("#base-url", Input).set_class(problem is not None, "-invalid")
+
     @on(Input.Submitted)
     def _submitted(self) -> None:
         self.action_sign_in()
@@ -110,8 +128,12 @@ file (readable by you only). It is off unless you tick it.
         if not desk.sandbox:
             raw_url = self.query_one("#base-url", Input).value
             try:
+                # The client's own rule (config.normalise_base_url), checked
+                # before the badge changes: a URL that passes here is one the
+                # client accepts. What was typed stays in the field.
                 url = normalise_base_url(raw_url)
             except ConfigError as error:
+                self._show_url_problem(str(error))
                 self.notify(str(error), title="Invalid base URL", severity="error", markup=False)
                 return
             desk.use_base_url(url)

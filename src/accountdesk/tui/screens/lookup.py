@@ -44,6 +44,8 @@ class LookupScreen(Screen[None]):
     """Find a user and open their account."""
 
     CSS_PATH = styles_path("lookup.tcss")
+    _opened_account = False
+    HELP_TITLE = "Look up a user"
     HELP = """\
 Type a **user id** and press **Enter** to open the user's account and balance.
 
@@ -88,6 +90,15 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
 
     def on_screen_resume(self) -> None:
         self._show_recent()
+        if self._opened_account:
+            # Back from an account: start the next lookup from an empty field
+            # (typing must not append to the last id). Help or the error log
+            # on top leave what was being typed alone.
+            self._opened_account = False
+            user_id = self.query_one("#user-id", Input)
+            user_id.clear()
+            self._show_problem(None)
+            user_id.focus()
 
     def _show_recent(self) -> None:
         recent = self.query_one("#recent", OptionList)
@@ -151,6 +162,7 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
         if problem is not None:
             return
         self.desk.recent_lookups.add(user_id)
+        self._opened_account = True
         self.app.push_screen(AccountScreen(user_id))
 
     def action_focus_user_id(self) -> None:

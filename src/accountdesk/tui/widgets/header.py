@@ -8,9 +8,16 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from rich.cells import cell_len
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Static
+
+#: Cells of horizontal padding around each header part (``padding: 0 1``).
+_PADDING = 2
+#: Parts that give way, in this order, when the title would not fit.
+_OPTIONAL_PARTS = ("#header-hint", "#signed-in-as")
 
 
 def badge_text(base_url: str, sandbox: bool) -> str:
@@ -21,7 +28,13 @@ def badge_text(base_url: str, sandbox: bool) -> str:
 
 
 class AppHeader(Horizontal):
-    """Title on the left, who is signed in and the service badge on the right."""
+    """Title on the left, who is signed in and the service badge on the right.
+
+    The title (which names the user a screen is about) matters more than the
+    hints beside it: when the terminal is too narrow for everything, the
+    key hint goes first, then the signed-in key, and only then is the title
+    shortened (with an ellipsis).
+    """
 
     def __init__(self, title: str) -> None:
         super().__init__(id="app-header")
@@ -41,9 +54,39 @@ class AppHeader(Horizontal):
         badge.add_class("-sandbox" if sandbox else "-live")
         yield badge
 
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit(event.size.width)
+
+    def fit(self, width: int | None = None) -> None:
+        """Hide the optional parts that would squeeze the title, least useful first."""
+        width = self.size.width if width is None else width
+        if width <= 0:
+            return
+
+        def cells(selector: str) -> int:
+            text = str(self.query_one(selector, Static).content)
+            return cell_len(text) + (_PADDING if selector != "#service-badge" else 0)
+
+        needed = cells("#app-name") + cells("#screen-title") + cells("#service-badge")
+        optional = [(selector, cells(selector)) for selector in _OPTIONAL_PARTS]
+        # Show the most useful optional parts that still leave the title whole.
+        extra = sum(size for selector, size in optional if self._has_text(selector))
+        for selector, size in optional:
+            part = self.query_one(selector, Static)
+            if not self._has_text(selector):
+                part.display = False
+                continue
+            part.display = needed + extra <= width
+            if not part.display:
+                extra -= size
+
+    def _has_text(self, selector: str) -> bool:
+        return bool(str(self.query_one(selector, Static).content))
+
     def show_service(self, base_url: str, sandbox: bool) -> None:
         """Repaint the badge after the base URL changed."""
         badge = self.query_one("#service-badge", Static)
         badge.update(badge_text(base_url, sandbox))
         badge.set_class(sandbox, "-sandbox")
         badge.set_class(not sandbox, "-live")
+        self.fit()
