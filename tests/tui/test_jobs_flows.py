@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import httpx
@@ -120,6 +121,56 @@ async def test_jobs_of_an_earlier_sandbox_are_marked_gone(make_app: Any) -> None
         second.action_show_jobs()
         await settle(pilot)
         assert [row[2] for row in table_rows(second.screen)] == ["gone", "gone"]
+        assert [row[5] for row in table_rows(second.screen)] == ["gone (AC-109)"] * 2
+
+
+@pytest.mark.anyio
+async def test_the_gone_note_is_shown_whole_at_80_columns(make_app: Any) -> None:
+    first = quiet(make_app())
+    async with first.run_test(size=(80, 24)) as pilot:
+        await start_jobs(pilot)
+    fresh = httpx.ASGITransport(app=create_app(clock=FrozenClock(FROZEN_NOW), ids=1000))
+    second = quiet(make_app(transport=fresh))
+    async with second.run_test(size=(80, 24)) as pilot:
+        await sign_in(pilot)
+        second.poll_jobs_now()
+        await settle(pilot)
+        second.action_show_jobs()
+        await settle(pilot)
+        table = second.screen.query_one(DataTable)
+        assert table.virtual_size.width <= table.scrollable_content_region.width
+        lines = [strip.text for strip in table.render_lines(table.region.reset_offset)]
+        assert sum("gone (AC-109)" in line for line in lines) == 2, lines
+
+
+class Clock:
+    """An app clock moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = FROZEN_NOW
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+
+@pytest.mark.anyio
+async def test_age_counts_on_the_app_clock_when_the_service_clock_is_ahead(
+    make_app: Any, sandbox_app: Any
+) -> None:
+    clock = Clock()
+    app = quiet(make_app(clock=clock))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await sign_in(pilot)
+        await open_account(pilot, "user_good")
+        sandbox_app.state.clock.advance(3600)  # the service's created_at is an hour ahead of ours
+        await pilot.press("b")
+        await settle(pilot)
+        clock.now = FROZEN_NOW + dt.timedelta(seconds=12)
+        await pilot.press("j")
+        await settle(pilot)
+        [row] = table_rows(app.screen)
+        assert row[3] == "12s"  # not "0s" until our clock catches up
+        assert app.job_tracker.jobs[0].created_at == FROZEN_NOW + dt.timedelta(hours=1)
 
 
 @pytest.mark.anyio

@@ -52,7 +52,7 @@ def test_file_holds_no_secret_and_is_replaced_atomically(tmp_path: Path) -> None
     text = path.read_text()
     assert "Code?" not in text and "question" not in text
     assert sorted(json.loads(text)["services"]["sandbox"][0]) == sorted(
-        ["user_id", "job_id", "kind", "status", "created_at", "last_poll_at",
+        ["user_id", "job_id", "kind", "status", "created_at", "tracked_at", "last_poll_at",
          "last_error_code", "last_error_title", "stale", "gone"]
     )  # fmt: skip
     assert [p.name for p in tmp_path.iterdir()] == ["jobs.json"]  # no temp file left
@@ -110,7 +110,7 @@ def test_terminal_and_gone_jobs_are_not_due(tmp_path: Path) -> None:
     tracker.mark_gone(gone, NOW)
     live = tracker.track(make_job("c"), "u", NOW)
     assert tracker.due(NOW) == [live]
-    assert done.note == "" and gone.note.startswith("gone")
+    assert done.note == "" and gone.note == "gone (AC-109)"
 
 
 def test_describe_age() -> None:
@@ -131,3 +131,33 @@ def test_naive_times_in_the_file_are_read_as_utc(tmp_path: Path) -> None:
     [job] = tracker.jobs
     assert describe_age(job.created_at, NOW) == "1m 00s"
     assert describe_age(job.last_poll_at, NOW) == "30s"
+
+
+def test_age_counts_from_when_this_app_started_tracking(tmp_path: Path) -> None:
+    # The service's clock is an hour ahead: its created_at is in our future.
+    path = tmp_path / "jobs.json"
+    tracker = JobTracker(path, "sandbox")
+    ahead = make_job()
+    ahead = ahead.model_copy(update={"created_at": NOW + dt.timedelta(hours=1)})
+    tracked = tracker.track(ahead, "u", NOW)
+    assert tracked.created_at == NOW + dt.timedelta(hours=1)  # kept for display and order
+    assert tracked.tracked_at == NOW
+    assert describe_age(tracked.age_from, NOW + dt.timedelta(seconds=12)) == "12s"
+    tracker.track(ahead, "u", NOW + dt.timedelta(seconds=30))  # seen again: still the first time
+    assert tracked.tracked_at == NOW
+    tracker.save()
+    reloaded = JobTracker(path, "sandbox")
+    reloaded.load()
+    [job] = reloaded.jobs
+    assert job.tracked_at == NOW and describe_age(job.age_from, NOW + dt.timedelta(minutes=2)) == "2m 00s"
+
+
+def test_records_without_tracked_at_age_from_created_at(tmp_path: Path) -> None:
+    path = tmp_path / "jobs.json"
+    record = {"user_id": "u", "job_id": "j", "kind": "identity", "status": "pending",
+              "created_at": "2026-11-20T09:29:00+00:00"}  # fmt: skip
+    path.write_text(json.dumps({"version": 1, "services": {"sandbox": [record]}}))
+    tracker = JobTracker(path, "sandbox")
+    tracker.load()
+    [job] = tracker.jobs
+    assert job.tracked_at is None and describe_age(job.age_from, NOW) == "1m 00s"

@@ -11,10 +11,20 @@ from typing import Any
 
 import pytest
 from textual.widgets import Input, Label, Static
+from tui_helpers import FROZEN_NOW, RecordingTransport, open_account, settle, sign_in
 
 from accountdesk.client import AccountBlockedError
+from accountdesk.contract import ERRORS
+from accountdesk.contract.endpoints import JOB
+from accountdesk.tui.screens.help import HelpScreen
 from accountdesk.tui.screens.mfa import MfaDialog, format_countdown
-from tui_helpers import FROZEN_NOW, open_account, settle, sign_in
+from accountdesk.tui.widgets.footer import AppFooter
+
+
+@pytest.fixture(autouse=True)
+def _checks_driven_by_the_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dialog's 5 s re-read runs only when a test calls it (what its timer calls)."""
+    monkeypatch.setattr(MfaDialog, "check_interval", 3600.0)
 
 
 class Clock:
@@ -158,3 +168,150 @@ async def test_the_answer_is_never_logged_or_kept(make_app: Any, app_dirs: dict[
     assert "86420" not in logged
     saved = "".join(p.read_text() for p in app_dirs["data_dir"].rglob("*.json"))
     assert "86420" not in saved
+
+
+def toast(app: Any, title: str) -> Any:
+    [found] = [n for n in app._notifications if n.title == title]
+    return found
+
+
+def job_reads(transport: RecordingTransport) -> int:
+    return sum(1 for r in transport.requests if r.method == "GET" and "/job/" in r.url.path)
+
+
+EXPIRED = ERRORS["AC-110"].message_for(JOB)
+
+
+@pytest.mark.anyio
+async def test_countdown_end_closes_when_the_service_agrees(make_app: Any, sandbox_app: Any) -> None:
+    clock = Clock()
+    app = make_app(clock=clock)
+    app.jobs_poll_interval = 3600
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        dialog = await start_mfa_refresh(pilot)
+        sandbox_app.state.clock.advance(301)
+        clock.now = FROZEN_NOW + dt.timedelta(seconds=301)
+        dialog.tick()  # what the countdown's 1 s timer calls
+        assert "Session expired" in text_of(dialog, "#mfa-countdown")
+        await settle(pilot)
+        assert not isinstance(app.screen, MfaDialog)
+        assert toast(app, "Job failed · AC-110").message == EXPIRED
+        [job] = app.job_tracker.jobs
+        assert job.status == "failed" and job.last_error_code == "AC-110"
+
+
+@pytest.mark.anyio
+async def test_countdown_end_keeps_the_dialog_while_the_service_waits(make_app: Any) -> None:
+    clock = Clock()
+    app = make_app(clock=clock)
+    app.jobs_poll_interval = 3600
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        dialog = await start_mfa_refresh(pilot)
+        clock.now = FROZEN_NOW + dt.timedelta(seconds=301)  # only this computer's clock moved
+        dialog.tick()
+        await settle(pilot)
+        assert app.screen is dialog
+        assert "service still waits" in text_of(dialog, "#mfa-message")
+        await answer(pilot, "1234")  # and the service does take the answer
+        assert not isinstance(app.screen, MfaDialog)
+        assert app.job_tracker.jobs[0].status == "in_progress"
+
+
+@pytest.mark.anyio
+async def test_dialog_rereads_its_job_one_read_at_a_time(
+    make_app: Any, sandbox_transport: Any, sandbox_app: Any
+) -> None:
+    transport = RecordingTransport(sandbox_transport)
+    app = make_app(transport=transport)  # the app clock stays frozen: the countdown says 05:00
+    app.jobs_poll_interval = 3600
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        dialog = await start_mfa_refresh(pilot)
+        assert dialog.check_timer is not None and dialog.check_timer._callback == dialog.check_due
+        before = job_reads(transport)
+        dialog.check_due()  # one tick of the re-read timer: the job still waits
+        await settle(pilot)
+        assert app.screen is dialog and job_reads(transport) == before + 1
+        sandbox_app.state.clock.advance(301)  # the service's clock runs ahead of ours
+        assert dialog.check_job() is not None
+        assert dialog.check_job() is None  # never two reads at once
+        await settle(pilot)
+        assert job_reads(transport) == before + 2
+        assert not isinstance(app.screen, MfaDialog)
+        assert toast(app, "Job failed · AC-110").message == EXPIRED
+        assert app.job_tracker.jobs[0].status == "failed"
+
+
+@pytest.mark.anyio
+async def test_dialog_closes_when_answered_elsewhere(make_app: Any) -> None:
+    app = make_app()
+    app.jobs_poll_interval = 3600
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        dialog = await start_mfa_refresh(pilot)
+        job_id = dialog.job_id
+        await app.client.submit_mfa("user_mfa", job_id, "1234")  # another desk answers
+        await app.client.resolve_mfa("user_mfa", job_id)
+        dialog.check_job()
+        await settle(pilot)
+        assert not isinstance(app.screen, MfaDialog)
+        assert "answered elsewhere" in toast(app, "MFA").message
+        assert app.job_tracker.jobs[0].status == "in_progress"
+
+
+@pytest.mark.anyio
+async def test_dialog_closes_when_blocked_elsewhere(make_app: Any) -> None:
+    app = make_app()
+    app.jobs_poll_interval = 3600
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        dialog = await start_mfa_refresh(pilot)
+        for wrong in ("1", "2", "3"):
+            await app.client.submit_mfa("user_mfa", dialog.job_id, wrong)
+            await app.client.resolve_mfa("user_mfa", dialog.job_id)
+        dialog.check_job()
+        await settle(pilot)
+        assert not isinstance(app.screen, MfaDialog)
+        assert "Job failed · AC-108" in titles(app)
+        assert app.job_tracker.jobs[0].last_error_code == "AC-108"
+
+
+@pytest.mark.anyio
+async def test_f1_help_over_the_dialog_and_its_own_keys(make_app: Any, sandbox_app: Any) -> None:
+    app = make_app()
+    app.jobs_poll_interval = 3600
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        dialog = await start_mfa_refresh(pilot)
+        footer = dialog.query_one(AppFooter)
+        assert footer.region.y == 29  # its own key bar, over the one of the screen below
+        shown = {b.binding.key for b in dialog.active_bindings.values() if b.binding.show}
+        assert {"escape", "f1"} <= shown
+        await pilot.press("f1")  # the answer box has focus
+        await pilot.pause()
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen) and help_screen.for_screen is dialog
+        assert "MFA dialog" in str(help_screen.query_one("#help-title", Static).render())
+        # The session ends while the help covers the dialog: the dialog waits to be shown.
+        sandbox_app.state.clock.advance(301)
+        dialog.check_job()
+        await settle(pilot)
+        assert app.screen is help_screen  # not closed in its place
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, (HelpScreen, MfaDialog))
+        assert toast(app, "Job failed · AC-110").message == EXPIRED
+
+
+@pytest.mark.anyio
+async def test_a_covered_dialog_checks_when_shown_again(make_app: Any, sandbox_app: Any) -> None:
+    app = make_app()
+    app.jobs_poll_interval = 3600
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        dialog = await start_mfa_refresh(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        sandbox_app.state.clock.advance(301)
+        dialog.check_due()  # covered: the timer's tick reads nothing
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")  # shown again: it reads the job at once
+        await settle(pilot)
+        assert not isinstance(app.screen, MfaDialog)
+        assert "Job failed · AC-110" in titles(app)

@@ -95,7 +95,9 @@ async def test_filter_counts_and_csv_export(make_app: Any, app_dirs: dict[str, P
         assert [line[0] for line in body] == [r.transaction_id for r in sorted_rows]
         assert [Decimal(line[4]) for line in body] == sorted(r.amount for r in rows)
         assert {line[5] for line in body} == {"USD"}
-        assert any(n.title == "CSV exported" and str(path) in n.message for n in app._notifications)
+        [toast] = [n for n in app._notifications if n.title == "CSV exported"]
+        # The file name and its folder each start a line: the toast never breaks a path mid-word.
+        assert toast.message.splitlines() == [f"Saved {len(rows)} rows to", path.name, f"in {path.parent}"]
         # An empty filter shows everything again.
         await type_filter(pilot, screen, "")
         assert count_text(screen) == "showing 60 of 60"
@@ -122,7 +124,9 @@ async def test_manual_user_has_no_transaction_data(make_app: Any) -> None:
         assert screen.view is None
         assert any(n.title and n.title.startswith("AC-115") for n in app._notifications)
         message = str(screen.query_one("#transactions-message", Static).render())
-        assert "Could not read transactions" in message
+        [toast] = [n for n in app._notifications if n.title and n.title.startswith("AC-115")]
+        # The line under the table says what the toast says: the service's words and code.
+        assert message == f"Could not read transactions (AC-115): {toast.message}"
         await pilot.press("s")  # nothing to export: a warning, no crash
         await pilot.pause()
 
@@ -163,3 +167,85 @@ def test_view_sort_is_stable_and_csv_cells_are_defused(tmp_path: Path) -> None:
     assert count == 4 and lines[1][2] == "'=HYPERLINK(\"x\")" and lines[1][5] == "EUR"
     with pytest.raises(ValueError):
         view.sort_by("nope")
+
+
+@pytest.mark.anyio
+async def test_unknown_user_shows_the_services_message(make_app: Any) -> None:
+    from accountdesk.contract import ERRORS
+    from accountdesk.contract.endpoints import TRANSACTIONS_READ
+
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        screen = await open_transactions(pilot, "user_nobody")
+        message = str(screen.query_one("#transactions-message", Static).render())
+        expected = ERRORS["AC-102"].message_for(TRANSACTIONS_READ, user_id="user_nobody")
+        assert message == f"Could not read transactions (AC-102): {expected}"
+        assert [n.message for n in app._notifications] == [expected]
+
+
+def header_text(table: TransactionTable) -> str:
+    return table.render_line(0).text
+
+
+def body_lines(table: TransactionTable) -> list[str]:
+    return [table.render_line(y).text for y in range(1, 4)]
+
+
+@pytest.mark.anyio
+async def test_headers_keep_room_for_the_sort_arrow(make_app: Any) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_transactions(pilot, "user_good")
+        table = screen.query_one(TransactionTable)
+        for key, label in (("1", "Date"), ("2", "Description"), ("3", "Category"),
+                           ("4", "Amount"), ("5", "Pending")):  # fmt: skip
+            await pilot.press(key)
+            assert f"{label} ▲" in header_text(table), header_text(table)
+            await pilot.press(key)
+            assert f"{label} ▼" in header_text(table), header_text(table)
+        assert "…" not in header_text(table)
+
+
+@pytest.mark.anyio
+async def test_table_lines_up_with_the_filter_box(make_app: Any) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_transactions(pilot, "user_good")
+        table = screen.query_one(TransactionTable)
+        box = screen.query_one("#transactions-filter", Input)
+        # The header text starts where the filter box's border does.
+        assert table.content_region.x == box.region.x == 1
+        assert header_text(table).startswith("Date")
+        # Clicks still land on the right cells with the padding.
+        await pilot.click(TransactionTable, offset=(1 + 2, 3))
+        assert table.cursor_row == 2
+        await pilot.click(TransactionTable, offset=(0, 3))  # on the padding: nothing
+        assert table.cursor_row == 2
+
+
+@pytest.mark.anyio
+async def test_a_filter_matching_nothing_says_so(make_app: Any) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_transactions(pilot, "user_good")
+        await type_filter(pilot, screen, "coffeee")
+        assert count_text(screen) == "showing 0 of 60"
+        table = screen.query_one(TransactionTable)
+        assert body_lines(table)[0].strip() == "No transactions match “coffeee”"
+        await type_filter(pilot, screen, "coffee")
+        assert "No transactions match" not in "".join(body_lines(table))
+
+
+@pytest.mark.anyio
+async def test_enter_in_the_filter_hands_the_keys_back_to_the_table(make_app: Any) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        screen = await open_transactions(pilot, "user_good")
+        await pilot.press("slash", "f", "u", "e", "l", "enter")
+        table = screen.query_one(TransactionTable)
+        assert table.has_focus
+        assert screen.view is not None and screen.view.filter_text == "fuel"
+        await pilot.press("s")  # saves, rather than typing "fuels"
+        await settle(pilot)
+        assert screen.query_one("#transactions-filter", Input).value == "fuel"
+        assert screen.last_export is not None

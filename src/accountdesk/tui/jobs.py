@@ -70,6 +70,10 @@ class TrackedJob:
     kind: str
     status: str
     created_at: dt.datetime
+    #: When this app started tracking the job, on the app's clock: ages count from it, as
+    #: ``created_at`` is on the service's clock (skewed, or a sandbox moved ahead). None in
+    #: records saved before it existed.
+    tracked_at: dt.datetime | None = None
     last_poll_at: dt.datetime | None = None
     last_error_code: str | None = None
     last_error_title: str | None = None
@@ -88,6 +92,7 @@ class TrackedJob:
         "kind",
         "status",
         "created_at",
+        "tracked_at",
         "last_poll_at",
         "last_error_code",
         "last_error_title",
@@ -113,10 +118,16 @@ class TrackedJob:
         return not self.is_terminal and not self.gone
 
     @property
+    def age_from(self) -> dt.datetime:
+        """The instant the job's age counts from (on the app's clock when known)."""
+        return self.tracked_at or self.created_at
+
+    @property
     def note(self) -> str:
         """Short text for the jobs table's note column."""
         if self.gone:
-            return "gone: unknown to the service"
+            # Short: the column must not cut it; the details line explains it.
+            return f"gone ({GONE_CODE})"
         parts = []
         if self.stale:
             parts.append("stale")
@@ -135,12 +146,14 @@ class TrackedJob:
     def from_dict(cls, record: dict[str, Any]) -> TrackedJob:
         """Rebuild a job from ``jobs.json``; raises ``ValueError``/``TypeError``/``KeyError`` if bad."""
         last_poll = record.get("last_poll_at")
+        tracked_at = record.get("tracked_at")
         job = cls(
             user_id=_text(record["user_id"]),
             job_id=_text(record["job_id"]),
             kind=_text(record.get("kind") or "unknown"),
             status=_text(record.get("status") or "pending"),
             created_at=_parse_time(record["created_at"]),
+            tracked_at=_parse_time(tracked_at) if tracked_at else None,
             last_poll_at=_parse_time(last_poll) if last_poll else None,
             last_error_code=_optional_text(record.get("last_error_code")),
             last_error_title=_optional_text(record.get("last_error_title")),
@@ -211,6 +224,7 @@ class JobTracker:
                 kind=str(job.kind or "unknown"),
                 status=str(job.status),
                 created_at=_aware(job.created_at) or now,
+                tracked_at=now,
             )
             self._jobs[key] = tracked
         self.record_poll(tracked, job, now, polled=False)

@@ -133,7 +133,7 @@ service no longer knows (`AC-109`) are marked **gone** and not polled again.
             Text(job.user_id),
             Text(job.kind),
             status,
-            Text(describe_age(job.created_at, now)),
+            Text(describe_age(job.age_from, now)),
             Text(describe_age(job.last_poll_at, now) + " ago" if job.last_poll_at else "—"),
             note,
         ]

@@ -5,8 +5,9 @@ rows are formatted off the UI thread and drawn by a virtual table, so
 ``user_bulk``'s 100,000 rows paint, sort and filter without freezing the app
 (see ``tests/benchmarks/bench_transactions.py`` for the figures). The filter
 (substring of description or category) applies 0.25 s after the last
-keystroke, or at once on Enter. ``s`` writes the filtered, sorted view to a
-CSV file under the app's data dir.
+keystroke, or at once on Enter, which also hands the keys back to the table
+(so ``s`` saves rather than types). ``s`` writes the filtered, sorted view to
+a CSV file under the app's data dir.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ class TransactionsScreen(Screen[None]):
 Every transaction the service holds for the user, newest first.
 
 - Type in the filter box (`/`) to keep rows whose description or category
-  contains the text; Enter applies it at once.
+  contains the text; Enter applies it at once and goes back to the table.
 - `1`–`5` sort by date, description, category, amount or pending; the same
   key again reverses. Clicking a column header does the same.
 - `s` saves the rows shown (filtered and sorted) to a CSV file; a toast
@@ -148,15 +149,13 @@ transactions job on the account screen first if the list is empty.
         if filter_text:
             self.view.set_filter(filter_text)
         table.set_view(self.view)
-        if not self.view.total:
-            self._say("No transactions. Start a transactions job from the account screen.")
         self._draw_count()
         table.focus()
 
     def on_transactions_failed(self, message: TransactionsFailed) -> None:
         self.query_one(TransactionTable).loading = False
         self._host.report_error(message.error)
-        self._say(f"Could not read transactions: {message.error.title}.", error=True)
+        self._say(failure_text(message.error), error=True)
         self._draw_count()
 
     # -- filter and sort ---------------------------------------------------
@@ -168,6 +167,12 @@ transactions job on the account screen first if the list is empty.
         self._filter_timer = self.set_timer(FILTER_DEBOUNCE, self.apply_filter, name="filter")
 
     @on(Input.Submitted, "#transactions-filter")
+    def _filter_submitted(self) -> None:
+        # Enter ends the typing: apply, and give the keys back to the table,
+        # or the next key (s, 1-5, l) would be typed into the filter.
+        self.apply_filter()
+        self.query_one(TransactionTable).focus()
+
     def apply_filter(self) -> None:
         """Apply the filter box's text now (Enter, or after the typing pause)."""
         if self._filter_timer is not None:
@@ -227,22 +232,46 @@ transactions job on the account screen first if the list is empty.
 
     def on_transactions_exported(self, message: TransactionsExported) -> None:
         self.last_export = message.path
-        self.notify(
-            f"{message.count:,} rows written to {message.path}", title="CSV exported", markup=False
-        )
+        self.notify(export_text(message.path, message.count), title="CSV exported", markup=False)
 
     # -- drawing ---------------------------------------------------------
 
     def _draw_count(self) -> None:
+        """The "showing N of M" count, and what an empty table says."""
         count = self.query_one("#transactions-count", Static)
+        table = self.query_one(TransactionTable)
         if self.view is None:
             count.update("")
+            table.show_empty_text("")
             return
         shown, total = len(self.view), self.view.total
         count.update(Text(f"showing {shown:,} of {total:,}", style="bold" if shown < total else ""))
+        if not total:
+            table.show_empty_text(
+                "No transactions. Start a transactions job from the account screen."
+            )
+        elif not shown:
+            table.show_empty_text(f"No transactions match “{self.view.filter_text}”")
+        else:
+            table.show_empty_text("")
 
     def _say(self, text: str, *, error: bool = False) -> None:
         message = self.query_one("#transactions-message", Static)
         message.update(Text(text))
         message.display = bool(text)
         message.set_class(error, "-error")
+
+
+def failure_text(error: AccountDataError) -> str:
+    """The failure line: the service's message verbatim with its code, as the toast shows it."""
+    code = getattr(error, "code", None)
+    message = getattr(error, "message", None) or error.detail
+    if code:
+        return f"Could not read transactions ({code}): {message}"
+    return f"Could not read transactions: {message}"
+
+
+def export_text(path: Path, count: int) -> str:
+    """The export toast: file name and folder each start a line, so no path breaks mid-word."""
+    noun = "row" if count == 1 else "rows"
+    return f"Saved {count:,} {noun} to\n{path.name}\nin {path.parent}"

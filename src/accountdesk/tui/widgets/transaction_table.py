@@ -94,6 +94,14 @@ class TransactionTable(ScrollView, can_focus=True):
     def __init__(self, view: TransactionView | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.view = view or TransactionView([])
+        #: Drawn under the header while the view has no rows ("" draws nothing).
+        self.empty_text = ""
+
+    def show_empty_text(self, text: str) -> None:
+        """Set what an empty view says (under the header) and redraw."""
+        if text != self.empty_text:
+            self.empty_text = text
+            self.refresh()
 
     # -- data ------------------------------------------------------------
 
@@ -135,7 +143,9 @@ class TransactionTable(ScrollView, can_focus=True):
         self._update_virtual_size()
 
     def _widths(self, available: int) -> dict[str, int]:
-        widths = {column.key: column.width for column in COLUMNS}
+        # Every column keeps room for its label plus the sort arrow (" ▲"), so
+        # sorting never cuts a header ("Pendin…").
+        widths = {column.key: max(column.width, cell_len(column.label) + 2) for column in COLUMNS}
         fixed = sum(w for key, w in widths.items() if key != FLEX) + GAP * (len(COLUMNS) - 1)
         widths[FLEX] = max(MIN_FLEX_WIDTH, available - fixed)
         return widths
@@ -151,6 +161,8 @@ class TransactionTable(ScrollView, can_focus=True):
         else:
             position = scroll_y + y - 1
             if position >= len(self.view):
+                if position == 0 and self.empty_text:
+                    return self._empty_line(width)
                 return Strip.blank(width, self.rich_style)
             strip = self._row(self.view.row(position), widths, position == self.cursor_row)
         total = sum(widths.values()) + GAP * (len(COLUMNS) - 1)
@@ -167,6 +179,10 @@ class TransactionTable(ScrollView, can_focus=True):
         return Strip([Segment((" " * GAP).join(cells), style)]).extend_cell_length(
             self._content_width, style
         )
+
+    def _empty_line(self, width: int) -> Strip:
+        style = self.rich_style + Style(italic=True)
+        return Strip([Segment(set_cell_size(self.empty_text, width), style)])
 
     def _row(self, row: TransactionRow, widths: dict[str, int], cursor: bool) -> Strip:
         base = self.rich_style
@@ -231,9 +247,12 @@ class TransactionTable(ScrollView, can_focus=True):
         self._move(len(self.view))
 
     def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:  # on the padding or a scrollbar
+            return
         scroll_x, scroll_y = self.scroll_offset
-        if event.y == 0:
-            x = event.x + scroll_x
+        if offset.y == 0:
+            x = offset.x + scroll_x
             widths = self._widths(self._content_width)
             for column in COLUMNS:
                 if x < widths[column.key] + GAP:
@@ -241,7 +260,7 @@ class TransactionTable(ScrollView, can_focus=True):
                     return
                 x -= widths[column.key] + GAP
             return
-        position = scroll_y + event.y - 1
+        position = scroll_y + offset.y - 1
         if 0 <= position < len(self.view):
             self.cursor_row = position
 
