@@ -4,7 +4,8 @@
 - ``sandbox_transport``: an ``httpx.ASGITransport`` over it (no port, no network).
 - ``make_app(**overrides)``: an ``AccountDeskApp`` on that transport in sandbox
   mode, with a frozen app clock and tmp config, data and log folders.
-- ``sign_in`` / ``open_account``: async helpers for a Pilot (see ``tui_helpers``).
+
+Pilot helpers (``sign_in``, ``open_account``, ``settle``...) live in ``tui_helpers``.
 
 An autouse fixture stops the Input cursor from blinking so snapshots are stable.
 """
@@ -22,7 +23,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # make tui_helpers importable from any rootdir
 
-from tui_helpers import FROZEN_NOW, open_account, sign_in  # noqa: E402
+from tui_helpers import FROZEN_NOW  # noqa: E402
 
 __all__ = ["FROZEN_NOW"]
 
@@ -106,15 +107,3 @@ def make_app(
         return app
 
     yield factory
-
-
-@pytest.fixture
-def pilot_sign_in() -> Callable[..., Any]:
-    """``await pilot_sign_in(pilot, api_key=..., api_secret=...)``: see ``tui_helpers.sign_in``."""
-    return sign_in
-
-
-@pytest.fixture
-def pilot_open_account() -> Callable[..., Any]:
-    """``await pilot_open_account(pilot, "user_good")``: see ``tui_helpers.open_account``."""
-    return open_account

@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 import pytest
-from tui_helpers import open_account, settle, sign_in, toast_titles, toasts
+from tui_helpers import (
+    open_account,
+    screen_text,
+    settle,
+    sign_in,
+    toast_titles,
+    toasts,
+    widget_text,
+)
 
+from accountdesk.contract import ERRORS
+from accountdesk.contract.endpoints import IDENTITY_START
 from accountdesk.sandbox.scenarios import SCENARIO_USERS
 from accountdesk.tui.screens.account import AccountScreen
 from accountdesk.tui.screens.identity import IdentityScreen
@@ -16,7 +26,7 @@ async def _account_text(pilot) -> str:
     await pilot.pause()
     screen = pilot.app.screen
     panel = screen.query_one("#account-fields")
-    return " ".join(line.text for line in panel.render_lines(panel.region.reset_offset))
+    return widget_text(panel, " ")
 
 
 async def test_numbers_are_masked_until_revealed(make_app) -> None:
@@ -76,7 +86,7 @@ async def test_balance_shows_amounts_currency_and_read_time(make_app, frozen_now
         await open_account(pilot, "user_good")
         screen = app.screen
         panel = screen.query_one("#balance-fields")
-        text = " ".join(line.text for line in panel.render_lines(panel.region.reset_offset))
+        text = widget_text(panel, " ")
         balance = screen.balance
         assert f"{balance.available:,.2f} USD" in text
         assert frozen_now.strftime("%Y-%m-%d %H:%M:%S") in text
@@ -90,7 +100,7 @@ async def test_manual_user_shows_account_and_a_balance_placeholder(make_app) -> 
         await open_account(pilot, "user_manual")
         assert "Manually linked" in await _account_text(pilot)
         panel = app.screen.query_one("#balance-fields")
-        text = " ".join(line.text for line in panel.render_lines(panel.region.reset_offset))
+        text = widget_text(panel, " ")
         assert "AC-105" in text and "manually linked" in text
 
 
@@ -129,7 +139,7 @@ async def test_identity_started_twice_is_ac112(make_app) -> None:
         await pilot.press("i")
         await settle(pilot)
         assert toast_titles(app) == ["Job started", "AC-112 · 409"]
-        assert toasts(app)[-1][1] == "Conflict - another job currently in progress"
+        assert toasts(app)[-1][1] == ERRORS["AC-112"].message_for(IDENTITY_START)
         assert toasts(app)[-1][2] == "warning"
 
 
@@ -145,7 +155,7 @@ async def test_view_identity_shows_the_records(make_app) -> None:
         identity = app.screen.identity
         assert identity is not None and identity.names
         body = app.screen.query_one("#identity-emails")
-        text = " ".join(line.text for line in body.render_lines(body.region.reset_offset))
+        text = widget_text(body, " ")
         assert identity.emails[0] in text
         assert profile is not None
         await pilot.press("escape")
@@ -164,7 +174,7 @@ async def test_identity_mismatch_is_ac113_on_view(make_app) -> None:
         app.clear_notifications()
         await pilot.pause()
         # Said once, not once per section.
-        body = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        body = screen_text(app)
         assert body.count("Identity not available (AC-113)") == 1
 
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 import logging
 
 import pytest
-from tui_helpers import open_account, screen_line, settle, sign_in, widget_text
+from tui_helpers import (
+    open_account,
+    screen_line,
+    screen_text,
+    settle,
+    sign_in,
+    widget_text,
+)
 
 from accountdesk.tui.logs import LOG_FILE_NAME
 from accountdesk.tui.resources import styles_dir
@@ -25,6 +32,8 @@ async def test_log_file_has_the_session_and_no_secret(make_app, app_dirs) -> Non
         await settle(pilot)
         number = app.screen.account.account_number.get_secret_value()
         logging.getLogger("accountdesk.test").info("typed secret=%s", "wrong-secret-123")
+        # A secret typed at sign-in is hidden even where nothing labels it a secret.
+        logging.getLogger("accountdesk.test").info("echo of the field: %s", "wrong-secret-123")
     text = (app_dirs["log_dir"] / LOG_FILE_NAME).read_text()
     assert "signed in with key sandbox_key" in text
     assert "AC-101 · 401" in text
@@ -36,8 +45,15 @@ async def test_log_file_has_the_session_and_no_secret(make_app, app_dirs) -> Non
 
 def test_styles_are_found_from_the_checkout() -> None:
     folder = styles_dir()
-    from accountdesk.tui.screens import account, error_log, help, identity, login, lookup
     from accountdesk.tui.app import AccountDeskApp
+    from accountdesk.tui.screens import (
+        account,
+        error_log,
+        help,
+        identity,
+        login,
+        lookup,
+    )
 
     for owner in (AccountDeskApp, login.LoginScreen, lookup.LookupScreen, account.AccountScreen,
                   identity.IdentityScreen, error_log.ErrorLogScreen, help.HelpScreen):
@@ -128,10 +144,6 @@ async def test_header_ellipsises_the_title_as_a_last_resort(make_app) -> None:
         assert "SANDBOX" in text
 
 
-def _screen_text(app) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-
-
 @pytest.mark.parametrize("size", [(80, 24), (100, 30)])
 async def test_help_fits_and_shows_how_to_close_it(make_app, size) -> None:
     app = make_app()
@@ -141,7 +153,7 @@ async def test_help_fits_and_shows_how_to_close_it(make_app, size) -> None:
         await pilot.press("f1")
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
-        text = _screen_text(app)
+        text = screen_text(app)
         assert "Help · Account and balance" in text
         assert "Esc or F1 closes this help" in text
         dialog = app.screen.query_one("#help-dialog")
@@ -169,7 +181,7 @@ async def test_help_titles_are_words_and_keys_are_the_bound_ones(make_app) -> No
         await pilot.press("f1")
         await settle(pilot)
         assert widget_text(app.screen.query_one("#help-title")).startswith("Help · Error log")
-        general = _screen_text(app)
+        general = screen_text(app)
         assert "j/F2 jobs" in general and "e/F3 error log" in general
 
 

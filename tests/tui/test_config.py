@@ -7,8 +7,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from textual.widgets import Checkbox, Input
-from tui_helpers import sign_in, toasts
+from textual.widgets import Checkbox
+from tui_helpers import open_account, sign_in, toasts
 
 from accountdesk.sandbox.scenarios import CREDENTIALS
 from accountdesk.tui.config import (
@@ -150,10 +150,7 @@ async def test_keymap_and_theme_come_from_the_config(make_app, app_dirs) -> None
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         assert app.theme == "nord"
         await sign_in(pilot)
-        app.screen.query_one("#user-id", Input).value = "user_good"
-        await app.screen.run_action("lookup")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await open_account(pilot, "user_good")
         screen = app.screen
         await pilot.press("r")
         assert screen.revealed is False  # r no longer reveals
@@ -203,10 +200,7 @@ async def test_keymap_problems_are_one_warning_and_ignored(make_app, app_dirs) -
         assert "reveal_numbers" not in message
         assert set(app._keymap) == {"reveal_numbers", "show_jobs"}
         await sign_in(pilot)
-        app.screen.query_one("#user-id", Input).value = "user_good"
-        await app.screen.run_action("lookup")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await open_account(pilot, "user_good")
         screen = app.screen
         await pilot.press("ctrl+r")
         assert screen.revealed is True

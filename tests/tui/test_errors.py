@@ -5,9 +5,18 @@ from __future__ import annotations
 import httpx
 import pytest
 from textual.widgets import DataTable
-from tui_helpers import open_account, settle, sign_in, toasts, token_handler, widget_text
+from tui_helpers import (
+    open_account,
+    settle,
+    sign_in,
+    toasts,
+    token_handler,
+    widget_text,
+)
 
 from accountdesk.client import ApiError, MalformedResponseError, TransportError
+from accountdesk.contract import ERRORS
+from accountdesk.contract.endpoints import IDENTITY_START, TOKEN
 from accountdesk.tui.error_log import ErrorRecord
 from accountdesk.tui.screens.error_log import ErrorLogScreen
 
@@ -53,7 +62,7 @@ async def test_html_from_a_proxy_is_an_unexpected_response(make_app) -> None:
 
 def test_records_take_titles_from_the_error_kind(frozen_now) -> None:
     api = ErrorRecord.from_error(
-        ApiError(409, "AC-112", "Conflict - another job currently in progress", method="POST",
+        ApiError(409, "AC-112", ERRORS["AC-112"].message_for(IDENTITY_START), method="POST",
                  path="/accounts/u/identity"),
         frozen_now,
     )
@@ -79,7 +88,7 @@ async def test_error_log_lists_the_session_and_copies_a_ticket(make_app, frozen_
         assert table.row_count == 2
         rows = [table.get_row_at(i) for i in range(2)]
         assert [str(cell) for cell in rows[0]] == [
-            "09:30:00", "POST", "/token", "401", "AC-101", "Invalid API key and secret.",
+            "09:30:00", "POST", "/token", "401", "AC-101", ERRORS["AC-101"].message_for(TOKEN),
         ]
         assert [str(cell) for cell in rows[1]][1:5] == ["GET", "/accounts/user_fi_down", "400", "AC-104"]
         assert table.cursor_row == 1  # newest selected

@@ -8,7 +8,14 @@ from typing import Any
 import httpx
 import pytest
 from textual.widgets import DataTable, Static
-from tui_helpers import FROZEN_NOW, open_account, settle, sign_in
+from tui_helpers import (
+    FROZEN_NOW,
+    HandClock,
+    open_account,
+    settle,
+    sign_in,
+    start_mfa_refresh,
+)
 
 from accountdesk.sandbox import FrozenClock, create_app
 from accountdesk.tui.screens.jobs import JobsScreen
@@ -18,6 +25,11 @@ from accountdesk.tui.screens.mfa import MfaDialog
 def quiet(app: Any) -> Any:
     app.jobs_poll_interval = 3600.0  # rounds are driven by the test
     return app
+
+
+def another_sandbox() -> httpx.ASGITransport:
+    """A fresh sandbox (another run of the app): it knows none of the earlier jobs."""
+    return httpx.ASGITransport(app=create_app(clock=FrozenClock(FROZEN_NOW), ids=1000))
 
 
 def table_rows(screen: JobsScreen) -> list[list[str]]:
@@ -72,10 +84,7 @@ async def test_jobs_screen_lists_polls_and_pauses(make_app: Any, sandbox_app: An
 async def test_enter_on_a_job_waiting_for_mfa_opens_the_dialog(make_app: Any) -> None:
     app = quiet(make_app())
     async with app.run_test(size=(100, 30)) as pilot:
-        await sign_in(pilot)
-        await open_account(pilot, "user_mfa")
-        await pilot.press("b")
-        await settle(pilot)
+        await start_mfa_refresh(pilot)
         await pilot.press("escape")  # decline the dialog for now
         await settle(pilot)
         await pilot.press("j")
@@ -108,8 +117,7 @@ async def test_jobs_of_an_earlier_sandbox_are_marked_gone(make_app: Any) -> None
     first = quiet(make_app())
     async with first.run_test(size=(100, 30)) as pilot:
         await start_jobs(pilot)
-    fresh = httpx.ASGITransport(app=create_app(clock=FrozenClock(FROZEN_NOW), ids=1000))
-    second = quiet(make_app(transport=fresh))
+    second = quiet(make_app(transport=another_sandbox()))
     async with second.run_test(size=(100, 30), notifications=True) as pilot:
         await sign_in(pilot)
         second.poll_jobs_now()
@@ -129,8 +137,7 @@ async def test_the_gone_note_is_shown_whole_at_80_columns(make_app: Any) -> None
     first = quiet(make_app())
     async with first.run_test(size=(80, 24)) as pilot:
         await start_jobs(pilot)
-    fresh = httpx.ASGITransport(app=create_app(clock=FrozenClock(FROZEN_NOW), ids=1000))
-    second = quiet(make_app(transport=fresh))
+    second = quiet(make_app(transport=another_sandbox()))
     async with second.run_test(size=(80, 24)) as pilot:
         await sign_in(pilot)
         second.poll_jobs_now()
@@ -143,21 +150,11 @@ async def test_the_gone_note_is_shown_whole_at_80_columns(make_app: Any) -> None
         assert sum("gone (AC-109)" in line for line in lines) == 2, lines
 
 
-class Clock:
-    """An app clock moved by hand."""
-
-    def __init__(self) -> None:
-        self.now = FROZEN_NOW
-
-    def __call__(self) -> dt.datetime:
-        return self.now
-
-
 @pytest.mark.anyio
 async def test_age_counts_on_the_app_clock_when_the_service_clock_is_ahead(
     make_app: Any, sandbox_app: Any
 ) -> None:
-    clock = Clock()
+    clock = HandClock()
     app = quiet(make_app(clock=clock))
     async with app.run_test(size=(100, 30)) as pilot:
         await sign_in(pilot)

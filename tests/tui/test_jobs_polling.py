@@ -16,6 +16,7 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.screen import ModalScreen
 from textual.widgets import Static
+from tui_helpers import settle
 
 from accountdesk.client.errors import (
     AccountDataError,
@@ -24,7 +25,7 @@ from accountdesk.client.errors import (
     TransportError,
 )
 from accountdesk.client.models import Job
-from accountdesk.tui.jobs import JobsMixin
+from accountdesk.tui.poller import JobsMixin
 
 NOW = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.UTC)
 
@@ -103,12 +104,6 @@ class HostApp(JobsMixin, App[None]):
 class Blocker(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         yield Static("modal")
-
-
-async def settle(pilot: Any) -> None:
-    for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
 
 
 @pytest.fixture

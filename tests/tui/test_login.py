@@ -5,8 +5,10 @@ from __future__ import annotations
 import httpx
 import pytest
 from textual.widgets import Input
-from tui_helpers import sign_in, toasts
+from tui_helpers import settle, sign_in, toasts
 
+from accountdesk.contract import ERRORS
+from accountdesk.contract.endpoints import TOKEN
 from accountdesk.tui.screens.login import LoginScreen
 from accountdesk.tui.screens.lookup import LookupScreen
 
@@ -32,9 +34,7 @@ async def test_enter_in_a_field_signs_in(make_app) -> None:
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         app.screen.query_one("#api-secret", Input).focus()
         await pilot.press("enter")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, LookupScreen)
 
 
@@ -43,7 +43,8 @@ async def test_wrong_secret_toasts_ac101_and_keeps_what_was_typed(make_app) -> N
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await sign_in(pilot, api_key="sandbox_key", api_secret="not-the-secret")
         assert isinstance(app.screen, LoginScreen)
-        assert ("AC-101 · 401", "Invalid API key and secret.", "error") in toasts(app)
+        refused = ERRORS["AC-101"].message_for(TOKEN)
+        assert ("AC-101 · 401", refused, "error") in toasts(app)
         assert app.screen.query_one("#api-key", Input).value == "sandbox_key"
         assert app.screen.query_one("#api-secret", Input).value == "not-the-secret"
         assert not app.screen.query_one("#sign-in").disabled

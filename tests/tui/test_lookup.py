@@ -8,9 +8,17 @@ import json
 import httpx
 import pytest
 from textual.widgets import Input, OptionList
-from tui_helpers import RecordingTransport, open_account, settle, sign_in, toast_titles, toasts
+from tui_helpers import (
+    RecordingTransport,
+    open_account,
+    settle,
+    sign_in,
+    toast_titles,
+    toasts,
+)
 
 from accountdesk.contract import ERRORS
+from accountdesk.contract.endpoints import ACCOUNT
 from accountdesk.sandbox.scenarios import SCENARIO_USERS, is_valid_user_id
 from accountdesk.tui.screens.account import AccountScreen
 from accountdesk.tui.screens.lookup import LookupScreen
@@ -61,6 +69,7 @@ async def test_limited_key_on_another_user_is_ac001(make_app) -> None:
         await sign_in(pilot, api_key="limited_key", api_secret="limited_secret")
         await open_account(pilot, "user_mfa")
         assert toast_titles(app) == ["AC-001 · 403"]
+        assert toasts(app)[0][1] == ERRORS["AC-001"].message_for(ACCOUNT, user_id="user_mfa")
 
 
 async def test_invalid_user_id_is_refused_before_sending(make_app, sandbox_transport) -> None:

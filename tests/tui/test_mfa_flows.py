@@ -11,7 +11,15 @@ from typing import Any
 
 import pytest
 from textual.widgets import Input, Label, Static
-from tui_helpers import FROZEN_NOW, RecordingTransport, open_account, settle, sign_in
+from tui_helpers import (
+    FROZEN_NOW,
+    HandClock,
+    RecordingTransport,
+    answer_mfa,
+    settle,
+    start_mfa_refresh,
+    toast_titles,
+)
 
 from accountdesk.client import AccountBlockedError
 from accountdesk.contract import ERRORS
@@ -25,38 +33,6 @@ from accountdesk.tui.widgets.footer import AppFooter
 def _checks_driven_by_the_test(monkeypatch: pytest.MonkeyPatch) -> None:
     """The dialog's 5 s re-read runs only when a test calls it (what its timer calls)."""
     monkeypatch.setattr(MfaDialog, "check_interval", 3600.0)
-
-
-class Clock:
-    """The app clock: frozen, moved by hand."""
-
-    def __init__(self) -> None:
-        self.now = FROZEN_NOW
-
-    def __call__(self) -> dt.datetime:
-        return self.now
-
-
-def titles(app: Any) -> list[str]:
-    return [notification.title for notification in app._notifications]
-
-
-async def start_mfa_refresh(pilot: Any) -> MfaDialog:
-    """Sign in, open user_mfa, start a balance refresh: the dialog opens by itself."""
-    await sign_in(pilot)
-    await open_account(pilot, "user_mfa")
-    await pilot.press("b")
-    await settle(pilot)
-    dialog = pilot.app.screen
-    assert isinstance(dialog, MfaDialog), f"expected the MFA dialog, got {dialog!r}"
-    return dialog
-
-
-async def answer(pilot: Any, text: str) -> None:
-    dialog = pilot.app.screen
-    dialog.query_one(Input).value = text
-    await pilot.press("enter")
-    await settle(pilot)
 
 
 def text_of(dialog: MfaDialog, selector: str) -> str:
@@ -77,16 +53,16 @@ async def test_wrong_answers_then_blocked(make_app: Any) -> None:
         dialog = await start_mfa_refresh(pilot)
         assert "Attempts left: 3" in text_of(dialog, "#mfa-attempts")
         assert "05:00" in text_of(dialog, "#mfa-countdown")
-        await answer(pilot, "0000")
+        await answer_mfa(pilot, "0000")
         assert app.screen is dialog
         assert "Wrong answer — 2 attempts left" in text_of(dialog, "#mfa-message")
         assert "Attempts left: 2" in text_of(dialog, "#mfa-attempts")
-        await answer(pilot, "1111")
+        await answer_mfa(pilot, "1111")
         assert "Wrong answer — 1 attempt left" in text_of(dialog, "#mfa-message")
-        await answer(pilot, "2222")
+        await answer_mfa(pilot, "2222")
         # The third wrong answer fails the job: toast, dialog closed, job failed.
         assert not isinstance(app.screen, MfaDialog)
-        assert "Job failed · AC-108" in titles(app)
+        assert "Job failed · AC-108" in toast_titles(app)
         [job] = app.job_tracker.jobs
         assert job.status == "failed" and job.last_error_code == "AC-108"
         # The next refresh is refused while the account is blocked.
@@ -94,7 +70,7 @@ async def test_wrong_answers_then_blocked(make_app: Any) -> None:
         await settle(pilot)
         blocked = [e for e in app.error_log.records if e.code == "AC-108"] if hasattr(
             app, "error_log") else []  # fmt: skip
-        assert blocked, titles(app)
+        assert blocked, toast_titles(app)
         with pytest.raises(AccountBlockedError):
             await app.client.refresh_balance("user_mfa")
 
@@ -105,7 +81,7 @@ async def test_right_answer_resumes_and_job_completes(make_app: Any, sandbox_app
     app.jobs_poll_interval = 3600
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await start_mfa_refresh(pilot)
-        await answer(pilot, "1234")
+        await answer_mfa(pilot, "1234")
         assert not isinstance(app.screen, MfaDialog)
         [job] = app.job_tracker.jobs
         assert job.status == "in_progress"
@@ -113,12 +89,12 @@ async def test_right_answer_resumes_and_job_completes(make_app: Any, sandbox_app
         app.poll_jobs_now()
         await settle(pilot)
         assert app.job_tracker.jobs[0].status == "completed"
-        assert "Job completed" in titles(app)
+        assert "Job completed" in toast_titles(app)
 
 
 @pytest.mark.anyio
 async def test_expired_session_closes_with_ac110(make_app: Any, sandbox_app: Any) -> None:
-    clock = Clock()
+    clock = HandClock()
     app = make_app(clock=clock)
     app.jobs_poll_interval = 3600
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
@@ -130,9 +106,9 @@ async def test_expired_session_closes_with_ac110(make_app: Any, sandbox_app: Any
         clock.now = FROZEN_NOW + dt.timedelta(seconds=301)
         dialog._draw_countdown()
         assert "Session expired" in text_of(dialog, "#mfa-countdown")
-        await answer(pilot, "1234")
+        await answer_mfa(pilot, "1234")
         assert not isinstance(app.screen, MfaDialog)
-        assert any(title and title.startswith("AC-110") for title in titles(app)), titles(app)
+        assert any(title and title.startswith("AC-110") for title in toast_titles(app)), toast_titles(app)
         app.poll_jobs_now()
         await settle(pilot)
         assert app.job_tracker.jobs[0].status == "failed"
@@ -161,7 +137,7 @@ async def test_the_answer_is_never_logged_or_kept(make_app: Any, app_dirs: dict[
     app.jobs_poll_interval = 3600
     async with app.run_test(size=(100, 30)) as pilot:
         dialog = await start_mfa_refresh(pilot)
-        await answer(pilot, "86420")
+        await answer_mfa(pilot, "86420")
         assert dialog.query_one(Input).value == ""  # cleared after a wrong answer
     logged = "".join(p.read_text(errors="replace") for p in app_dirs["log_dir"].rglob("*") if p.is_file())
     assert logged, "expected the app to have logged something"
@@ -184,7 +160,7 @@ EXPIRED = ERRORS["AC-110"].message_for(JOB)
 
 @pytest.mark.anyio
 async def test_countdown_end_closes_when_the_service_agrees(make_app: Any, sandbox_app: Any) -> None:
-    clock = Clock()
+    clock = HandClock()
     app = make_app(clock=clock)
     app.jobs_poll_interval = 3600
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
@@ -202,7 +178,7 @@ async def test_countdown_end_closes_when_the_service_agrees(make_app: Any, sandb
 
 @pytest.mark.anyio
 async def test_countdown_end_keeps_the_dialog_while_the_service_waits(make_app: Any) -> None:
-    clock = Clock()
+    clock = HandClock()
     app = make_app(clock=clock)
     app.jobs_poll_interval = 3600
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
@@ -212,7 +188,7 @@ async def test_countdown_end_keeps_the_dialog_while_the_service_waits(make_app: 
         await settle(pilot)
         assert app.screen is dialog
         assert "service still waits" in text_of(dialog, "#mfa-message")
-        await answer(pilot, "1234")  # and the service does take the answer
+        await answer_mfa(pilot, "1234")  # and the service does take the answer
         assert not isinstance(app.screen, MfaDialog)
         assert app.job_tracker.jobs[0].status == "in_progress"
 
@@ -269,7 +245,7 @@ async def test_dialog_closes_when_blocked_elsewhere(make_app: Any) -> None:
         dialog.check_job()
         await settle(pilot)
         assert not isinstance(app.screen, MfaDialog)
-        assert "Job failed · AC-108" in titles(app)
+        assert "Job failed · AC-108" in toast_titles(app)
         assert app.job_tracker.jobs[0].last_error_code == "AC-108"
 
 
@@ -314,4 +290,4 @@ async def test_a_covered_dialog_checks_when_shown_again(make_app: Any, sandbox_a
         await pilot.press("escape")  # shown again: it reads the job at once
         await settle(pilot)
         assert not isinstance(app.screen, MfaDialog)
-        assert "Job failed · AC-110" in titles(app)
+        assert "Job failed · AC-110" in toast_titles(app)

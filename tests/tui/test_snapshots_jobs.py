@@ -13,42 +13,25 @@ import json
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import Input
-from tui_helpers import FROZEN_NOW, open_account, settle, sign_in
+from tui_helpers import (
+    FROZEN_NOW,
+    HandClock,
+    answer_mfa,
+    open_account,
+    settle,
+    sign_in,
+    start_mfa_refresh,
+)
 
 from accountdesk.tui.screens.transactions import TransactionsScreen
 
 SIZE = (100, 30)
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = FROZEN_NOW
-
-    def __call__(self) -> dt.datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += dt.timedelta(seconds=seconds)
-
-
-def quiet_app(make_app: Any, clock: Clock | None = None) -> Any:
-    app = make_app(clock=clock or Clock())
+def quiet_app(make_app: Any, clock: HandClock | None = None) -> Any:
+    app = make_app(clock=clock or HandClock())
     app.jobs_poll_interval = 3600.0
     return app
-
-
-async def answer_mfa(pilot: Any, text: str) -> None:
-    pilot.app.screen.query_one(Input).value = text
-    await pilot.press("enter")
-    await settle(pilot)
-
-
-async def mfa_dialog(pilot: Any) -> None:
-    await sign_in(pilot)
-    await open_account(pilot, "user_mfa")
-    await pilot.press("b")
-    await settle(pilot)
 
 
 def test_jobs_screen(snap_compare: Any, make_app: Any, sandbox_app: Any, app_dirs: dict[str, Path]) -> None:
@@ -62,7 +45,7 @@ def test_jobs_screen(snap_compare: Any, make_app: Any, sandbox_app: Any, app_dir
         {"user_id": "user_fi_down", "job_id": "job_0778", "kind": "balance_refresh",
          "status": "pending", "created_at": earlier},
     ]}}))  # fmt: skip
-    clock = Clock()
+    clock = HandClock()
     app = quiet_app(make_app, clock)
 
     async def run_before(pilot: Any) -> None:
@@ -94,7 +77,7 @@ def test_jobs_screen(snap_compare: Any, make_app: Any, sandbox_app: Any, app_dir
 
 def test_mfa_dialog(snap_compare: Any, make_app: Any) -> None:
     async def run_before(pilot: Any) -> None:
-        await mfa_dialog(pilot)
+        await start_mfa_refresh(pilot)
         await answer_mfa(pilot, "0000")
         pilot.app.clear_notifications()
         await pilot.pause()
@@ -104,7 +87,7 @@ def test_mfa_dialog(snap_compare: Any, make_app: Any) -> None:
 
 def test_toast_mfa_blocked_ac108(snap_compare: Any, make_app: Any) -> None:
     async def run_before(pilot: Any) -> None:
-        await mfa_dialog(pilot)
+        await start_mfa_refresh(pilot)
         for wrong in ("0000", "1111", "2222"):
             await answer_mfa(pilot, wrong)
         pilot.app.clear_notifications()
@@ -115,10 +98,10 @@ def test_toast_mfa_blocked_ac108(snap_compare: Any, make_app: Any) -> None:
 
 
 def test_toast_mfa_expired_ac110(snap_compare: Any, make_app: Any, sandbox_app: Any) -> None:
-    clock = Clock()
+    clock = HandClock()
 
     async def run_before(pilot: Any) -> None:
-        await mfa_dialog(pilot)
+        await start_mfa_refresh(pilot)
         pilot.app.clear_notifications()
         sandbox_app.state.clock.advance(301)
         clock.advance(301)

@@ -37,15 +37,9 @@ async def _signed_in(pilot) -> None:
     await sign_in(pilot)
 
 
-def _account(user_id: str):
-    async def run_before(pilot) -> None:
-        await sign_in(pilot)
-        await open_account(pilot, user_id)
+def _account(user_id: str, *keys: str):
+    """Sign in, open ``user_id``'s account, then press ``keys`` one by one."""
 
-    return run_before
-
-
-def _account_then(user_id: str, *keys: str):
     async def run_before(pilot) -> None:
         await sign_in(pilot)
         await open_account(pilot, user_id)
@@ -77,7 +71,7 @@ def test_account(snap_compare, make_app, size) -> None:
 
 def test_identity(snap_compare, make_app) -> None:
     assert snap_compare(
-        make_app(), terminal_size=(100, 30), run_before=_account_then("user_good", "v")
+        make_app(), terminal_size=(100, 30), run_before=_account("user_good", "v")
     )
 
 
@@ -97,7 +91,7 @@ def test_error_log(snap_compare, make_app) -> None:
 
 def test_help(snap_compare, make_app) -> None:
     assert snap_compare(
-        make_app(), terminal_size=(100, 30), run_before=_account_then("user_good", "f1")
+        make_app(), terminal_size=(100, 30), run_before=_account("user_good", "f1")
     )
 
 
@@ -125,7 +119,7 @@ def test_toast_fi_ac104(snap_compare, make_app) -> None:
 
 def test_toast_conflict_ac112(snap_compare, make_app) -> None:
     assert snap_compare(
-        make_app(), terminal_size=(100, 30), run_before=_account_then("user_good", "i", "i")
+        make_app(), terminal_size=(100, 30), run_before=_account("user_good", "i", "i")
     )
 
 
@@ -137,8 +131,4 @@ def test_toast_transport(snap_compare, make_app) -> None:
         api_key="live_key",
         api_secret="live_secret",
     )
-
-    async def run_before(pilot) -> None:
-        await sign_in(pilot)
-
-    assert snap_compare(app, terminal_size=(100, 30), run_before=run_before)
+    assert snap_compare(app, terminal_size=(100, 30), run_before=_signed_in)

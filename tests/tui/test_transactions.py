@@ -41,6 +41,21 @@ async def type_filter(pilot: Any, screen: TransactionsScreen, text: str) -> None
 
 
 @pytest.mark.anyio
+async def test_export_that_cannot_write_says_so(make_app: Any, app_dirs: dict[str, Path]) -> None:
+    blocker = app_dirs["data_dir"] / "exports"  # a file where the exports folder should be
+    blocker.parent.mkdir(parents=True)
+    blocker.write_text("not a folder")
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        screen = await open_transactions(pilot, "user_good")
+        await pilot.press("s")
+        await settle(pilot)
+        assert screen.last_export is None
+        [toast] = [n for n in app._notifications if n.title == "Export failed"]
+        assert toast.severity == "error" and str(blocker) in toast.message
+
+
+@pytest.mark.anyio
 async def test_sort_by_keys_and_header_click(make_app: Any) -> None:
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:

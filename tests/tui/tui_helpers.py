@@ -6,11 +6,14 @@ They wait on workers and pauses, never on sleeps.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import datetime as dt
 from typing import Any
 
-#: Both clocks (sandbox and app) are frozen at this instant in tests.
-FROZEN_NOW = datetime(2026, 11, 20, 9, 30, tzinfo=UTC)
+from accountdesk.tui import screenshots
+
+#: Both clocks (sandbox and app) are frozen at this instant in tests; the same
+#: instant as ``screenshots/``, so the README's pictures match the snapshots.
+FROZEN_NOW = screenshots.FROZEN_NOW
 
 
 async def settle(pilot: Any) -> None:
@@ -49,6 +52,41 @@ async def open_account(pilot: Any, user_id: str) -> None:
     await settle(pilot)
 
 
+async def start_mfa_refresh(pilot: Any) -> Any:
+    """Sign in, open user_mfa, start a balance refresh: returns the MFA dialog that opens by itself."""
+    from accountdesk.tui.screens.mfa import MfaDialog
+
+    await sign_in(pilot)
+    await open_account(pilot, "user_mfa")
+    await pilot.press("b")
+    await settle(pilot)
+    dialog = pilot.app.screen
+    assert isinstance(dialog, MfaDialog), f"expected the MFA dialog, got {dialog!r}"
+    return dialog
+
+
+async def answer_mfa(pilot: Any, text: str) -> None:
+    """Type ``text`` in the open MFA dialog and press Enter."""
+    from textual.widgets import Input
+
+    pilot.app.screen.query_one(Input).value = text
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+class HandClock:
+    """An app clock (``clock=`` of ``make_app``) that stays at ``FROZEN_NOW`` until moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = FROZEN_NOW
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += dt.timedelta(seconds=seconds)
+
+
 def toasts(app: Any) -> list[tuple[str, str, str]]:
     """``(title, message, severity)`` of every notification still on screen."""
     return [(n.title, n.message, n.severity) for n in app._notifications]
@@ -77,9 +115,12 @@ class RecordingTransport:
         return [request.url.path for request in self.requests]
 
 
-def widget_text(widget: Any) -> str:
-    """The text a widget currently renders, lines joined by newlines."""
-    return "\n".join(line.text for line in widget.render_lines(widget.region.reset_offset))
+def widget_text(widget: Any, separator: str = "\n") -> str:
+    """The text a widget currently renders, lines joined by ``separator``.
+
+    Join with a space to find a phrase the widget may have wrapped.
+    """
+    return separator.join(line.text for line in widget.render_lines(widget.region.reset_offset))
 
 
 def token_handler(inner: Any) -> Any:
@@ -94,6 +135,11 @@ def token_handler(inner: Any) -> Any:
         return inner(request)
 
     return handler
+
+
+def screen_text(app: Any) -> str:
+    """Every row the terminal shows for the current screen (as composited), joined by newlines."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 def screen_line(app: Any, y: int) -> str:

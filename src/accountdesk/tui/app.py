@@ -319,7 +319,7 @@ class AccountDeskApp(JobsMixin, App[None]):
         # Every shown, enabled binding of the screen is a command too, so the
         # palette offers exactly what the footer does (plus the keys to learn).
         seen: set[str] = set()
-        for key, active in screen.active_bindings.items():
+        for active in screen.active_bindings.values():
             binding = active.binding
             if not (binding.show and active.enabled and binding.description):
                 continue

@@ -89,6 +89,16 @@ class ErrorRecord:
         return "\n".join(lines)
 
 
+def failure_line(prefix: str, error: AccountDataError) -> str:
+    """``"<prefix> (AC-nnn): <message>"``: what a panel says in place of data it could not read.
+
+    The service's message verbatim when it sent one (as the toast shows it),
+    else the error's own detail; no code part for errors that have none.
+    """
+    message = getattr(error, "message", None) or error.detail
+    return f"{prefix} ({error.code}): {message}" if error.code else f"{prefix}: {message}"
+
+
 class ErrorLog:
     """Every error of the session, oldest first."""
 

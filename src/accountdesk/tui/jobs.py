@@ -1,4 +1,4 @@
-"""Every job started in this app: the tracker, its file, and the app's polling mixin.
+"""Every job started in this app: the tracker and its file.
 
 :class:`JobTracker` knows nothing of Textual. It keeps one :class:`TrackedJob`
 per job started here, per service (``base_url_key``), in ``jobs.json`` under the
@@ -7,8 +7,7 @@ file is moved aside to ``jobs.json.bak`` and the tracker starts empty; a bad
 file must never stop the dashboard from starting. No secret is ever stored: a
 job record holds ids, kind, status, times and the last error's code and title.
 
-:class:`JobsMixin` (in :mod:`accountdesk.tui.poller`, importable from here
-too) is mixed into the app and drives live polling.
+Live polling, which drives the tracker, is :class:`~accountdesk.tui.poller.JobsMixin`.
 """
 
 from __future__ import annotations
@@ -27,7 +26,6 @@ from accountdesk.client.models import TERMINAL_STATUSES, Job, MfaChallenge
 __all__ = [
     "GONE_CODE",
     "JobTracker",
-    "JobsMixin",
     "TrackedJob",
     "backoff_delay",
 ]
@@ -182,8 +180,6 @@ class JobTracker:
         self._jobs: dict[str, TrackedJob] = {}
         # Other services' records are kept verbatim so saving never loses them.
         self._other_services: dict[str, Any] = {}
-        #: Bumped on every change; screens compare it to know when to redraw.
-        self.version = 0
 
     # -- reading ---------------------------------------------------------
 
@@ -255,7 +251,6 @@ class JobTracker:
         if previous_status == "mfa_required" and tracked.status != "mfa_required":
             # A later MFA challenge on the same job is offered again.
             tracked.mfa_offered = False
-        self.version += 1
         return tracked
 
     def record_failure(
@@ -274,7 +269,6 @@ class JobTracker:
         tracked.stale = True
         first = error_key not in tracked.reported_errors
         tracked.reported_errors.add(error_key)
-        self.version += 1
         return first
 
     def mark_gone(self, tracked: TrackedJob, now: dt.datetime) -> None:
@@ -284,7 +278,6 @@ class JobTracker:
         tracked.last_poll_at = now
         tracked.last_error_code = GONE_CODE
         tracked.last_error_title = "job not found"
-        self.version += 1
 
     def _prune(self) -> None:
         if len(self._jobs) <= MAX_JOBS_PER_SERVICE:
@@ -329,7 +322,6 @@ class JobTracker:
                 log.warning("skipping a bad job record in %s: %s", self.path, error)
                 continue
             self._jobs[tracked.key] = tracked
-        self.version += 1
 
     def save(self) -> None:
         """Write every service's jobs atomically; failures are logged, never raised."""
@@ -389,12 +381,3 @@ def describe_age(moment: dt.datetime | None, now: dt.datetime) -> str:
         return f"{seconds // 3600}h {seconds % 3600 // 60:02d}m"
     return f"{seconds // 86400}d"
 
-
-def __getattr__(name: str) -> Any:
-    # The app imports ``JobsMixin`` from here (the agreed interface); it lives in
-    # ``poller`` because it builds on this module, so it is resolved lazily.
-    if name == "JobsMixin":
-        from accountdesk.tui.poller import JobsMixin
-
-        return JobsMixin
-    raise AttributeError(name)

@@ -327,15 +327,18 @@ class JobsMixin:
         finally:
             app.post_message(JobPollRoundFinished(round_id))
 
-    def on_job_polled(self, message: JobPolled) -> None:
+    def _tracked_for(self, message: JobPolled | JobPollFailed) -> TrackedJob | None:
+        """The job a poll message is about; None for a stale round's news or a forgotten job."""
         if message.round_id != self._poll_round_id:
-            return
-        tracker = self.job_tracker
-        tracked = tracker.get(message.key)
+            return None
+        return self.job_tracker.get(message.key)
+
+    def on_job_polled(self, message: JobPolled) -> None:
+        tracked = self._tracked_for(message)
         if tracked is None:
             return
         was_pollable = tracked.is_pollable
-        tracker.record_poll(tracked, message.job, self._host.now())
+        self.job_tracker.record_poll(tracked, message.job, self._host.now())
         app = cast("App[Any]", self)
         if was_pollable and tracked.is_terminal:
             self._announce_end(app, tracked, message.job)
@@ -343,12 +346,10 @@ class JobsMixin:
             self._offer_mfa(tracked)
 
     def on_job_poll_failed(self, message: JobPollFailed) -> None:
-        if message.round_id != self._poll_round_id:
-            return
-        tracker = self.job_tracker
-        tracked = tracker.get(message.key)
+        tracked = self._tracked_for(message)
         if tracked is None:
             return
+        tracker = self.job_tracker
         error = message.error
         now = self._host.now()
         if isinstance(error, JobNotFoundError):

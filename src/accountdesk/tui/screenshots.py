@@ -66,9 +66,14 @@ async def _account(pilot: Any, sandbox: Any) -> None:
     await _open(pilot, "user_good")
 
 
-async def _identity(pilot: Any, sandbox: Any) -> None:
-    await _account(pilot, sandbox)
-    await _press(pilot, "v")
+def _from_account(*keys: str) -> Steps:
+    """Steps that open user_good's account, then press ``keys`` (screens reached from it)."""
+
+    async def steps(pilot: Any, sandbox: Any) -> None:
+        await _account(pilot, sandbox)
+        await _press(pilot, *keys)
+
+    return steps
 
 
 async def _jobs(pilot: Any, sandbox: Any) -> None:
@@ -89,11 +94,6 @@ async def _mfa(pilot: Any, sandbox: Any) -> None:
     pilot.app.clear_notifications()
 
 
-async def _transactions(pilot: Any, sandbox: Any) -> None:
-    await _account(pilot, sandbox)
-    await _press(pilot, "x")
-
-
 async def _error_log(pilot: Any, sandbox: Any) -> None:
     from textual.widgets import Input
 
@@ -108,11 +108,6 @@ async def _error_log(pilot: Any, sandbox: Any) -> None:
     pilot.app.clear_notifications()
 
 
-async def _help(pilot: Any, sandbox: Any) -> None:
-    await _account(pilot, sandbox)
-    await _press(pilot, "f1")
-
-
 async def _toast(pilot: Any, sandbox: Any) -> None:
     await _sign_in(pilot, sandbox)
     await _open(pilot, "user_manual")
@@ -123,17 +118,17 @@ SCREENS: dict[str, Steps] = {
     "login": _login,
     "lookup": _lookup,
     "account": _account,
-    "identity": _identity,
+    "identity": _from_account("v"),
     "jobs": _jobs,
     "mfa": _mfa,
-    "transactions": _transactions,
+    "transactions": _from_account("x"),
     "error_log": _error_log,
-    "help": _help,
+    "help": _from_account("f1"),
     "toast": _toast,
 }
 
 
-async def _shoot(name: str, steps: Steps, folder: Path) -> str:
+async def _shoot(name: str, steps: Steps) -> str:
     from accountdesk.sandbox import FrozenClock, create_app
     from accountdesk.tui.app import AccountDeskApp
 
@@ -167,7 +162,7 @@ def write_screenshots(folder: Path, names: list[str] | None = None) -> list[Path
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name in names or list(SCREENS):
-        svg = asyncio.run(_shoot(name, SCREENS[name], folder))
+        svg = asyncio.run(_shoot(name, SCREENS[name]))
         path = folder / f"{name}.svg"
         path.write_text(svg, encoding="utf-8", newline="\n")
         written.append(path)

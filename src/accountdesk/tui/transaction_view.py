@@ -162,6 +162,9 @@ class TransactionView:
 
     def export_csv(self, path: Path, currency: str | None = None) -> int:
         """Write the filtered, sorted view to ``path`` atomically; returns the row count."""
+        # Runs in a thread: a filter or sort typed meanwhile replaces ``self.view``
+        # (never changes it in place), so write and count the order seen now.
+        order = self.view
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".export-", suffix=".tmp")
         try:
@@ -171,7 +174,7 @@ class TransactionView:
                     ["transaction_id", "date", "description", "category", "amount",
                      "currency", "pending"]
                 )  # fmt: skip
-                for index in self.view:
+                for index in order:
                     row = self.rows[index]
                     writer.writerow(
                         [row.transaction_id, row.date, _cell(row.description), _cell(row.category),
@@ -181,7 +184,7 @@ class TransactionView:
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
-        return len(self.view)
+        return len(order)
 
 
 def _cell(text: str) -> str:

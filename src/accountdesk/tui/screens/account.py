@@ -33,6 +33,8 @@ from accountdesk.client import (
     UserNotFoundError,
 )
 
+from ..error_log import failure_line
+from ..jobs import job_key
 from ..messages import ServiceFailed
 from ..resources import styles_path
 from ..widgets.fields import field_table
@@ -225,7 +227,7 @@ them again). Errors become toasts and the panel says what is missing.
 
     def on_service_failed(self, message: ServiceFailed) -> None:
         error = message.error
-        problem = _problem_text(error)
+        problem = failure_line("Not available", error)
         if message.operation == "get_account":
             if getattr(error, "code", None) == UserNotFoundError.code:
                 # Recent lookups are for finding people again; one who does
@@ -367,7 +369,7 @@ them again). Errors become toasts and the panel says what is missing.
         job = message.job
         name = _JOB_NAMES.get(job.kind or "", "Job")
         if job.kind == "balance_refresh":
-            self._refresh_jobs.add(f"{self.user_id}/{job.job_id}")
+            self._refresh_jobs.add(job_key(self.user_id, job.job_id))
         self.notify(f"{name} {job.job_id} started for {self.user_id}.", title="Job started", markup=False)
         self.desk.track_job(job, self.user_id)
 
@@ -380,12 +382,6 @@ them again). Errors become toasts and the panel says what is missing.
             self._refresh_jobs.discard(key)
             if tracked.status == "completed":
                 self._reload_balance()
-
-
-def _problem_text(error: AccountDataError) -> str:
-    code = getattr(error, "code", None)
-    message = getattr(error, "message", None) or error.detail
-    return f"Not available ({code}): {message}" if code else f"Not available: {message}"
 
 
 def _secret(value: object) -> str:

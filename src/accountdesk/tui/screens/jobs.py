@@ -139,8 +139,9 @@ service no longer knows (`AC-109`) are marked **gone** and not polled again.
         ]
 
     def _draw_status(self, tracker: JobTracker) -> None:
-        live = len(tracker.pollable())
-        waiting = sum(1 for job in tracker.jobs if job.needs_mfa)
+        unfinished = tracker.pollable()
+        live = len(unfinished)
+        waiting = sum(1 for job in unfinished if job.needs_mfa)  # MFA waits are unfinished
         state = (
             Text("Polling paused", style="bold yellow")
             if self._host.polling_paused
@@ -208,8 +209,8 @@ service no longer knows (`AC-109`) are marked **gone** and not polled again.
         self._host.open_mfa_dialog(job.key)
 
     def action_pause_polling(self) -> None:
+        # The app publishes the change, which redraws this screen.
         self._host.set_polling_paused(not self._host.polling_paused)
-        self.refresh_jobs()
 
     def action_poll_now(self) -> None:
         if self._host.poll_jobs_now(force=True) is None:

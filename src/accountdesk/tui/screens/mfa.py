@@ -50,6 +50,12 @@ __all__ = ["MfaDialog", "format_countdown"]
 MFA_CHECK_INTERVAL = 5.0
 #: How a job that failed while the dialog was open ends the dialog.
 OUTCOME_OF_CODE = {MfaSessionExpiredError.code: "expired", AccountBlockedError.code: "blocked"}
+#: Errors of ``submit_mfa``/``resolve_mfa`` that end the dialog (others leave it open to retry).
+OUTCOME_OF_ERROR: tuple[tuple[type[AccountDataError], str], ...] = (
+    (MfaSessionExpiredError, "expired"),
+    (AccountBlockedError, "blocked"),
+    (JobNotFoundError, "error"),
+)
 
 
 def format_countdown(expires_at: dt.datetime | None, now: dt.datetime) -> str:
@@ -247,12 +253,7 @@ authentication). Type the answer and press Enter (or Submit).
         self._answering = False
         error = message.error
         self._host.report_error(error)
-        outcome = {
-            MfaSessionExpiredError: "expired",
-            AccountBlockedError: "blocked",
-            JobNotFoundError: "error",
-        }
-        for error_type, name in outcome.items():
+        for error_type, name in OUTCOME_OF_ERROR:
             if isinstance(error, error_type):
                 self._close(MfaOutcome(name))
                 return

@@ -29,6 +29,7 @@ from textual.widgets import Input, Static
 
 from accountdesk.client.errors import AccountDataError
 from accountdesk.client.models import Transactions
+from accountdesk.tui.error_log import failure_line
 from accountdesk.tui.poller import JobsHost
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.transaction_view import COLUMNS, TransactionView, rows_from
@@ -60,6 +61,13 @@ class TransactionsExported(Message):
         super().__init__()
         self.path = path
         self.count = count
+
+
+class TransactionsExportFailed(Message):
+    def __init__(self, path: Path, error: OSError) -> None:
+        super().__init__()
+        self.path = path
+        self.error = error
 
 
 class TransactionsScreen(Screen[None]):
@@ -223,16 +231,21 @@ transactions job on the account screen first if the list is empty.
         try:
             count = self.view.export_csv(path, self.currency)
         except OSError as error:
-            self.app.call_from_thread(
-                self.notify, f"Could not write {path}: {error}", title="Export failed",
-                severity="error", markup=False,
-            )  # fmt: skip
+            self.post_message(TransactionsExportFailed(path, error))
             return
         self.post_message(TransactionsExported(path, count))
 
     def on_transactions_exported(self, message: TransactionsExported) -> None:
         self.last_export = message.path
         self.notify(export_text(message.path, message.count), title="CSV exported", markup=False)
+
+    def on_transactions_export_failed(self, message: TransactionsExportFailed) -> None:
+        self.notify(
+            f"Could not write {message.path}: {message.error}",
+            title="Export failed",
+            severity="error",
+            markup=False,
+        )
 
     # -- drawing ---------------------------------------------------------
 
@@ -264,11 +277,7 @@ transactions job on the account screen first if the list is empty.
 
 def failure_text(error: AccountDataError) -> str:
     """The failure line: the service's message verbatim with its code, as the toast shows it."""
-    code = getattr(error, "code", None)
-    message = getattr(error, "message", None) or error.detail
-    if code:
-        return f"Could not read transactions ({code}): {message}"
-    return f"Could not read transactions: {message}"
+    return failure_line("Could not read transactions", error)
 
 
 def export_text(path: Path, count: int) -> str:
