@@ -7,9 +7,12 @@ module asks for it over the same transport the client uses. UI code calls
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 import httpx
+
+log = logging.getLogger(__name__)
 
 CATALOGUE_PATH = "/_sandbox/scenarios"
 
@@ -23,12 +26,17 @@ class ScenarioUser:
 async def fetch_scenarios(
     base_url: str, transport: httpx.AsyncBaseTransport | None, timeout: float = 5.0
 ) -> list[ScenarioUser]:
-    """The scenario users the sandbox offers; an empty list if it answers oddly.
+    """The scenario users the sandbox offers.
 
-    Raises ``httpx.HTTPError`` when the sandbox cannot be reached.
+    The list is a demo convenience, so every failure (unreachable, odd
+    answer) is an empty list and a log line, never an exception for the UI.
     """
-    async with httpx.AsyncClient(base_url=base_url, transport=transport, timeout=timeout) as http:
-        response = await http.get(CATALOGUE_PATH)
+    try:
+        async with httpx.AsyncClient(base_url=base_url, transport=transport, timeout=timeout) as http:
+            response = await http.get(CATALOGUE_PATH)
+    except httpx.HTTPError as error:
+        log.warning("scenario catalogue unavailable: %s", error)
+        return []
     if response.status_code != 200:
         return []
     try:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-import httpx
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
@@ -112,11 +111,7 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
     @work(exclusive=True, exit_on_error=False, group="scenarios")
     async def _load_scenarios(self) -> None:
         connection = self.desk.connection
-        try:
-            users = await fetch_scenarios(connection.base_url, await connection.transport())
-        except httpx.HTTPError as error:
-            log.warning("scenario catalogue unavailable: %s", error)
-            users = []
+        users = await fetch_scenarios(connection.base_url, await connection.transport())
         self.post_message(ScenariosLoaded(users))
 
     def on_scenarios_loaded(self, message: ScenariosLoaded) -> None:
