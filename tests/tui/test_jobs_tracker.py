@@ -161,3 +161,19 @@ def test_records_without_tracked_at_age_from_created_at(tmp_path: Path) -> None:
     tracker.load()
     [job] = tracker.jobs
     assert job.tracked_at is None and describe_age(job.age_from, NOW) == "1m 00s"
+
+
+def test_two_apps_on_one_data_dir_keep_each_others_jobs(tmp_path: Path) -> None:
+    path = tmp_path / "jobs.json"
+    first, second = JobTracker(path, "sandbox"), JobTracker(path, "sandbox")
+    first.load()
+    second.load()  # both started before either saved
+    first.track(make_job("job_a"), "user_good", NOW)
+    first.save()
+    second.track(make_job("job_b"), "user_mfa", NOW)
+    second.save()
+
+    assert {job.job_id for job in second.jobs} == {"job_a", "job_b"}
+    reloaded = JobTracker(path, "sandbox")
+    reloaded.load()
+    assert {job.job_id for job in reloaded.jobs} == {"job_a", "job_b"}

@@ -324,8 +324,21 @@ class JobTracker:
             self._jobs[tracked.key] = tracked
 
     def save(self) -> None:
-        """Write every service's jobs atomically; failures are logged, never raised."""
-        services = dict(self._other_services)
+        """Write every service's jobs atomically; failures are logged, never raised.
+
+        The file is read again first: another accountdesk on the same data
+        dir may have saved since we loaded, and a blind write would drop the
+        jobs it tracked (ours win where both know a job).
+        """
+        services = self._services_on_disk()
+        records = services.get(self.service_key)
+        for record in records if isinstance(records, list) else []:
+            try:
+                tracked = TrackedJob.from_dict(record)
+            except (KeyError, TypeError, ValueError, AttributeError):
+                continue
+            self._jobs.setdefault(tracked.key, tracked)
+        self._prune()
         services[self.service_key] = [job.to_dict() for job in self.jobs]
         document = {"version": FILE_VERSION, "services": services}
         try:
@@ -342,6 +355,15 @@ class JobTracker:
                 raise
         except OSError as error:
             log.warning("cannot save jobs to %s: %s", self.path, error)
+
+    def _services_on_disk(self) -> dict[str, Any]:
+        """The file's services table as it is now, or what we loaded if it is unreadable."""
+        try:
+            document = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return dict(self._other_services)
+        services = document.get("services") if isinstance(document, dict) else None
+        return dict(services) if isinstance(services, dict) else dict(self._other_services)
 
     def _set_aside(self, reason: str) -> None:
         backup = self.path.with_name(self.path.name + ".bak")
