@@ -26,7 +26,9 @@ from accountdesk.contract import (
 )
 
 SPEC = Path(__file__).resolve().parents[2] / "shared" / "spec" / "account-data-service.md"
-needs_spec = pytest.mark.skipif(not SPEC.is_file(), reason="contract document not beside the repository")
+needs_spec = pytest.mark.skipif(
+    not SPEC.is_file(), reason="contract document not beside the repository"
+)
 
 
 def _section(title_prefix: str) -> str:
@@ -83,12 +85,10 @@ def test_section_7_2_matches_endpoint_errors_including_per_endpoint_statuses() -
 
 @needs_spec
 def test_section_4_lists_exactly_our_endpoints() -> None:
-    rows = [
-        line
-        for line in _section("## 4.").splitlines()
-        if re.match(r"\| (GET|POST) \|", line)
-    ]
-    listed = {tuple(cell.strip().strip("`") for cell in row.strip("|").split("|")[:2]) for row in rows}
+    rows = [line for line in _section("## 4.").splitlines() if re.match(r"\| (GET|POST) \|", line)]
+    listed = {
+        tuple(cell.strip().strip("`") for cell in row.strip("|").split("|")[:2]) for row in rows
+    }
     assert listed == {(e.method, e.path) for e in ALL_ENDPOINTS}
 
 

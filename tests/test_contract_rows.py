@@ -38,7 +38,9 @@ class Case:
 
 
 async def _token(http: httpx.AsyncClient, credentials: tuple[str, str] = GOOD) -> dict[str, str]:
-    answer = await http.post("/token", json={"api_key": credentials[0], "api_secret": credentials[1]})
+    answer = await http.post(
+        "/token", json={"api_key": credentials[0], "api_secret": credentials[1]}
+    )
     return {"Authorization": f"Bearer {answer.json()['access_token']}"}
 
 
@@ -50,7 +52,9 @@ async def _mfa_job(http: httpx.AsyncClient) -> str:
 
 async def _expired_mfa_job(http: httpx.AsyncClient, clock: FrozenClock) -> str:
     job_id = await _mfa_job(http)
-    await http.post(f"/accounts/user_mfa/mfa/{job_id}", json={"answer": "1234"}, headers=await _token(http))
+    await http.post(
+        f"/accounts/user_mfa/mfa/{job_id}", json={"answer": "1234"}, headers=await _token(http)
+    )
     clock.advance(301)
     return job_id
 
@@ -59,7 +63,9 @@ async def _block_user_mfa(http: httpx.AsyncClient, _clock: FrozenClock) -> None:
     headers = await _token(http)
     job_id = await _mfa_job(http)
     for _ in range(3):
-        await http.post(f"/accounts/user_mfa/mfa/{job_id}", json={"answer": "0000"}, headers=headers)
+        await http.post(
+            f"/accounts/user_mfa/mfa/{job_id}", json={"answer": "0000"}, headers=headers
+        )
         await http.post(f"/accounts/user_mfa/mfa/{job_id}/resolve", headers=headers)
     return None
 
@@ -107,7 +113,9 @@ def case_for(endpoint: Endpoint, spec: ErrorSpec) -> Case:
     raise AssertionError(f"no scenario for {spec.code}")
 
 
-def _call(client: AccountDataClient, endpoint: Endpoint, user_id: str, job_id: str) -> Awaitable[object]:
+def _call(
+    client: AccountDataClient, endpoint: Endpoint, user_id: str, job_id: str
+) -> Awaitable[object]:
     if endpoint is endpoints.TOKEN:
         return client.sign_in()
     method = getattr(client, endpoint.name)
@@ -122,9 +130,7 @@ PAIRS = endpoint_error_pairs()
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize(
-    ("endpoint", "spec"), PAIRS, ids=[f"{e.name}-{s.code}" for e, s in PAIRS]
-)
+@pytest.mark.parametrize(("endpoint", "spec"), PAIRS, ids=[f"{e.name}-{s.code}" for e, s in PAIRS])
 async def test_sandbox_answers_and_client_raises(endpoint: Endpoint, spec: ErrorSpec) -> None:
     clock = FrozenClock(datetime(2026, 11, 20, 9, 30, tzinfo=UTC))
     transport = httpx.ASGITransport(app=create_app(clock=clock, ids=1))
@@ -135,9 +141,13 @@ async def test_sandbox_answers_and_client_raises(endpoint: Endpoint, spec: Error
             job_id = await case.prepare(http, clock) or job_id
 
         # On the wire: exact status, code and text.
-        path = endpoint.path.format(user_id=quote(case.user_id, safe=""), job_id=quote(job_id, safe=""))
+        path = endpoint.path.format(
+            user_id=quote(case.user_id, safe=""), job_id=quote(job_id, safe="")
+        )
         if endpoint is endpoints.TOKEN:
-            wire = await http.post(path, json={"api_key": case.credentials[0], "api_secret": case.credentials[1]})
+            wire = await http.post(
+                path, json={"api_key": case.credentials[0], "api_secret": case.credentials[1]}
+            )
         else:
             headers = await _token(http, case.credentials if spec.code == "AC-001" else GOOD)
             body = {"answer": "1234"} if endpoint is endpoints.MFA_ANSWER else None

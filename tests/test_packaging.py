@@ -22,7 +22,17 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(ROOT)]
+    command = [
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "--no-deps",
+        "--quiet",
+        "-w",
+        str(out),
+        str(ROOT),
+    ]
     if importlib.util.find_spec("hatchling") is not None:
         command.insert(4, "--no-build-isolation")  # offline-friendly when the backend is at hand
     subprocess.run(command, check=True, timeout=300)
@@ -38,20 +48,39 @@ def test_wheel_holds_every_stylesheet_and_py_typed(wheel: Path) -> None:
         assert f"accountdesk/styles/{sheet}" in names
     assert "accountdesk/py.typed" in names
     entry_points = next(name for name in names if name.endswith("entry_points.txt"))
-    assert "accountdesk = accountdesk.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert (
+        "accountdesk = accountdesk.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    )
 
 
 def test_installed_wheel_finds_its_styles(wheel: Path, tmp_path: Path) -> None:
     target = tmp_path / "site"
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target), str(wheel)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "--quiet",
+            "--target",
+            str(target),
+            str(wheel),
+        ],
         check=True,
         timeout=300,
     )
     probe = "from accountdesk.tui.resources import styles_dir; print(styles_dir())"
     env = {**os.environ, "PYTHONPATH": str(target)}
     found = subprocess.run(
-        [sys.executable, "-c", probe], env=env, cwd=tmp_path, capture_output=True, text=True, check=True
+        [sys.executable, "-c", probe],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
     assert Path(found) == target / "accountdesk" / "styles"
-    assert {p.name for p in Path(found).glob("*.tcss")} == {p.name for p in (ROOT / "styles").glob("*.tcss")}
+    assert {p.name for p in Path(found).glob("*.tcss")} == {
+        p.name for p in (ROOT / "styles").glob("*.tcss")
+    }

@@ -49,7 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="use the embedded sandbox even if a base URL is configured",
     )
-    parser.add_argument("--profile", metavar="NAME", help="a [profiles.NAME] table of the config file")
+    parser.add_argument(
+        "--profile", metavar="NAME", help="a [profiles.NAME] table of the config file"
+    )
     parser.add_argument("--config", metavar="PATH", type=Path, help="config file to read")
     parser.add_argument(
         "--log-level",
@@ -59,7 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     sandbox = commands.add_parser("sandbox", help="serve the sandbox over HTTP")
-    sandbox.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
+    sandbox.add_argument(
+        "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
+    )
     sandbox.add_argument("--port", type=int, default=8765, help="port (default 8765)")
     shots = commands.add_parser(
         "screenshots",

@@ -90,7 +90,9 @@ async def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             started = time.perf_counter()
             view.export_csv(Path(folder) / "all.csv", transactions.currency)
-            print(f"CSV export of {len(view):,} rows (thread)        {ms(time.perf_counter() - started)}")
+            print(
+                f"CSV export of {len(view):,} rows (thread)        {ms(time.perf_counter() - started)}"
+            )
 
             app = BenchApp(client, Path(folder))
             async with app.run_test(size=(100, 30)) as pilot:
@@ -116,7 +118,9 @@ async def main() -> None:
                 while screen.view is None:
                     await pilot.pause()
                 await pilot.pause()  # the frame with rows
-                print(f"screen: push -> table painted with rows     {ms(time.perf_counter() - started)}")
+                print(
+                    f"screen: push -> table painted with rows     {ms(time.perf_counter() - started)}"
+                )
                 table = screen.query_one(TransactionTable)
 
                 def frame() -> None:  # what one repaint of the table costs
@@ -145,7 +149,9 @@ async def main() -> None:
                 started = time.perf_counter()
                 await pilot.press("4")
                 await pilot.pause()
-                print(f"screen: key 4 -> sorted frame, via Pilot    {ms(time.perf_counter() - started)}")
+                print(
+                    f"screen: key 4 -> sorted frame, via Pilot    {ms(time.perf_counter() - started)}"
+                )
                 assert table.cursor_row > 0 and not app.errors
 
             app2 = DataTableApp(rows)
@@ -153,7 +159,9 @@ async def main() -> None:
                 started = time.perf_counter()
                 app2.fill()
                 await pilot.pause()
-                print(f"for comparison: DataTable.add_rows 100k     {ms(time.perf_counter() - started)}")
+                print(
+                    f"for comparison: DataTable.add_rows 100k     {ms(time.perf_counter() - started)}"
+                )
 
 
 class DataTableApp(App[None]):
@@ -167,7 +175,9 @@ class DataTableApp(App[None]):
     def fill(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns("Date", "Description", "Category", "Amount", "Pending")
-        table.add_rows((r.date, r.description, r.category, r.amount_text, r.pending) for r in self.rows)
+        table.add_rows(
+            (r.date, r.description, r.category, r.amount_text, r.pending) for r in self.rows
+        )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
+
 from accountdesk.client import AccountDataClient
 
 BASE_URL = "http://service.test"

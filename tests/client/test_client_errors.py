@@ -71,9 +71,7 @@ def _call_for(client, endpoint):
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize(
-    ("endpoint", "spec"), PAIRS, ids=[f"{e.name}-{s.code}" for e, s in PAIRS]
-)
+@pytest.mark.parametrize(("endpoint", "spec"), PAIRS, ids=[f"{e.name}-{s.code}" for e, s in PAIRS])
 async def test_each_endpoint_error_raises_its_class(endpoint, spec) -> None:
     status = spec.status_for(endpoint)
     message = spec.message_for(endpoint, user_id="user_x", job_id="job_7")

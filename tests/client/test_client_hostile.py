@@ -28,7 +28,9 @@ HOSTILE_ERRORS = {
     "code-too-long": (400, b'{"error": {"code": "AC-1020", "message": "m"}}', "application/json"),
     "code-newline": (400, b'{"error": {"code": "AC-102\\n", "message": "m"}}', "application/json"),
     "code-other-digits": (
-        400, '{"error": {"code": "AC-\u0661\u0660\u0662", "message": "m"}}'.encode(), "application/json"
+        400,
+        '{"error": {"code": "AC-\u0661\u0660\u0662", "message": "m"}}'.encode(),
+        "application/json",
     ),
     "message-null": (400, b'{"error": {"code": "AC-102", "message": null}}', "application/json"),
     "code-wrong-type": (400, b'{"error": {"code": 102, "message": "m"}}', "application/json"),
@@ -280,7 +282,14 @@ async def test_transport_failure_on_token_surfaces_from_sign_in() -> None:
 
 @pytest.mark.parametrize(
     "url",
-    ["service.test", "ftp://service.test", "http://", "http://u:p@service.test", "http://h/?q=1", ""],
+    [
+        "service.test",
+        "ftp://service.test",
+        "http://",
+        "http://u:p@service.test",
+        "http://h/?q=1",
+        "",
+    ],
 )
 def test_bad_base_url_is_refused(url: str) -> None:
     with pytest.raises(InvalidBaseUrlError):

@@ -1,5 +1,3 @@
-
-
 def test_unknown_fields_are_kept_but_never_shown_in_reprs() -> None:
     from accountdesk.client.models import Account
 

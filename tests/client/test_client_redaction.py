@@ -65,7 +65,10 @@ async def test_debug_logs_of_a_full_session_never_show_secret_or_token(caplog) -
 
 def test_filter_redacts_authorization_headers_and_token_fields() -> None:
     record = logging.LogRecord(
-        "accountdesk.client", logging.DEBUG, __file__, 1,
+        "accountdesk.client",
+        logging.DEBUG,
+        __file__,
+        1,
         "sent %s with %s",
         ("Authorization: Bearer abc", '{"access_token": "tok-xyz", "api_secret": "pw"}'),
         None,

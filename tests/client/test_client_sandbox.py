@@ -216,8 +216,19 @@ async def test_credentials_errors(sandbox: Sandbox) -> None:
 
 
 HOSTILE_IDS = [
-    "../token", "a/b", "a?b", "%2F", "%252F", "user_good/balance", "..%2F", "a\x00b",
-    "a\r\nb", "user_good\n", "ü", "a" * 65, "a#b",
+    "../token",
+    "a/b",
+    "a?b",
+    "%2F",
+    "%252F",
+    "user_good/balance",
+    "..%2F",
+    "a\x00b",
+    "a\r\nb",
+    "user_good\n",
+    "ü",
+    "a" * 65,
+    "a#b",
 ]
 
 
@@ -246,7 +257,11 @@ async def test_no_secret_token_or_full_number_in_logs_or_reprs(
     transport = CountingTransport(httpx.ASGITransport(sandbox.app))
     shown: list[object] = []
     async with sandbox.client(transport=transport) as client:
-        shown += [client, await client.get_account("user_good"), await client.get_balance("user_good")]
+        shown += [
+            client,
+            await client.get_account("user_good"),
+            await client.get_balance("user_good"),
+        ]
         job = await client.refresh_balance("user_mfa")
         shown.append(await client.submit_mfa("user_mfa", job.job_id, "1234"))
         for failing in (

@@ -18,7 +18,9 @@ async def main() -> None:
     app = create_app(clock=FrozenClock())
     transport = httpx.ASGITransport(app)
     async with httpx.AsyncClient(transport=transport, base_url="http://sandbox") as http:
-        grant = await http.post("/token", json={"api_key": "sandbox_key", "api_secret": "sandbox_secret"})
+        grant = await http.post(
+            "/token", json={"api_key": "sandbox_key", "api_secret": "sandbox_secret"}
+        )
         headers = {"Authorization": f"Bearer {grant.json()['access_token']}"}
         for label in ("first", "cached"):
             started = time.perf_counter()

@@ -14,7 +14,9 @@ LIMITED = ("limited_key", "limited_secret")
 
 async def bearer(http: httpx.AsyncClient, credentials: tuple[str, str] = GOOD) -> dict[str, str]:
     """Authorization headers with a fresh token."""
-    answer = await http.post("/token", json={"api_key": credentials[0], "api_secret": credentials[1]})
+    answer = await http.post(
+        "/token", json={"api_key": credentials[0], "api_secret": credentials[1]}
+    )
     assert answer.status_code == 200, answer.text
     return {"Authorization": f"Bearer {answer.json()['access_token']}"}
 

@@ -18,7 +18,15 @@ from accountdesk.sandbox import CREDENTIALS, SCENARIO_USERS, FrozenClock
 pytestmark = pytest.mark.anyio
 
 JOB_FIELDS = {
-    "job_id", "user_id", "kind", "status", "created_at", "updated_at", "completed_at", "mfa", "error",
+    "job_id",
+    "user_id",
+    "kind",
+    "status",
+    "created_at",
+    "updated_at",
+    "completed_at",
+    "mfa",
+    "error",
 }
 
 
@@ -37,7 +45,14 @@ async def test_token_grant(http: httpx.AsyncClient) -> None:
 
 @pytest.mark.parametrize(
     "body",
-    [b"", b"not json", b"[]", b'"x"', b'{"api_key": "sandbox_key"}', b'{"api_key": 1, "api_secret": 2}'],
+    [
+        b"",
+        b"not json",
+        b"[]",
+        b'"x"',
+        b'{"api_key": "sandbox_key"}',
+        b'{"api_key": 1, "api_secret": 2}',
+    ],
 )
 async def test_malformed_token_request(http: httpx.AsyncClient, body: bytes) -> None:
     error = assert_envelope(await http.post("/token", content=body), 400, "AC-100")
@@ -55,7 +70,9 @@ async def test_wrong_credentials_and_bad_bearer(http: httpx.AsyncClient) -> None
     assert_envelope(await http.get("/accounts/user_mfa", headers=limited), 403, "AC-001")
 
 
-async def test_token_expires_on_the_sandbox_clock(http: httpx.AsyncClient, clock: FrozenClock) -> None:
+async def test_token_expires_on_the_sandbox_clock(
+    http: httpx.AsyncClient, clock: FrozenClock
+) -> None:
     headers = await bearer(http)
     clock.advance(3600)
     assert_envelope(await http.get("/accounts/user_good", headers=headers), 403, "AC-001")
@@ -65,8 +82,15 @@ async def test_read_endpoints_wire_format(http: httpx.AsyncClient) -> None:
     headers = await bearer(http)
     account = await http.get("/accounts/user_good", headers=headers)
     assert set(account.json()) == {
-        "user_id", "link_type", "institution_name", "account_name", "account_type",
-        "account_number", "account_number_masked", "routing_number", "currency",
+        "user_id",
+        "link_type",
+        "institution_name",
+        "account_name",
+        "account_type",
+        "account_number",
+        "account_number_masked",
+        "routing_number",
+        "currency",
     }
     record = Account.from_json(account.content)
     assert record.masked_account_number == "••••" + record.account_number.get_secret_value()[-4:]
@@ -80,12 +104,23 @@ async def test_read_endpoints_wire_format(http: httpx.AsyncClient) -> None:
     identity = await http.get("/accounts/user_good/identity", headers=headers)
     record = Identity.from_json(identity.content)
     assert record.names and record.emails and record.phone_numbers
-    assert set(identity.json()["addresses"][0]) == {"street", "city", "region", "postal_code", "country"}
+    assert set(identity.json()["addresses"][0]) == {
+        "street",
+        "city",
+        "region",
+        "postal_code",
+        "country",
+    }
 
     transactions = await http.get("/accounts/user_good/transactions", headers=headers)
     rows = Transactions.from_json(transactions.content).transactions
     assert set(transactions.json()["transactions"][0]) == {
-        "transaction_id", "date", "amount", "description", "category", "pending",
+        "transaction_id",
+        "date",
+        "amount",
+        "description",
+        "category",
+        "pending",
     }
     assert [row.date for row in rows] == sorted((row.date for row in rows), reverse=True)
     assert rows[0].pending and not rows[-1].pending
@@ -127,14 +162,20 @@ async def test_mfa_over_the_wire(http: httpx.AsyncClient, clock: FrozenClock) ->
     assert_envelope(await http.get(base, headers=headers), 405, "AC-905")
 
 
-async def test_block_answers_429_until_it_lifts(http: httpx.AsyncClient, clock: FrozenClock) -> None:
+async def test_block_answers_429_until_it_lifts(
+    http: httpx.AsyncClient, clock: FrozenClock
+) -> None:
     headers = await bearer(http)
     job_id = (await http.post("/accounts/user_mfa/refresh", headers=headers)).json()["job_id"]
     for _ in range(3):
-        await http.post(f"/accounts/user_mfa/mfa/{job_id}", headers=headers, json={"answer": "4321"})
+        await http.post(
+            f"/accounts/user_mfa/mfa/{job_id}", headers=headers, json={"answer": "4321"}
+        )
         job = (await http.post(f"/accounts/user_mfa/mfa/{job_id}/resolve", headers=headers)).json()
     assert job["error"]["code"] == "AC-108"
-    error = assert_envelope(await http.post("/accounts/user_mfa/refresh", headers=headers), 429, "AC-108")
+    error = assert_envelope(
+        await http.post("/accounts/user_mfa/refresh", headers=headers), 429, "AC-108"
+    )
     assert "blockd" in error["message"]
     clock.advance(900)
     assert (await http.post("/accounts/user_mfa/refresh", headers=headers)).status_code == 202
@@ -145,7 +186,9 @@ async def test_expired_mfa_session_answers_405(http: httpx.AsyncClient) -> None:
     job_id = (await http.post("/accounts/user_mfa/refresh", headers=headers)).json()["job_id"]
     advance = await http.post("/_sandbox/clock/advance", json={"seconds": 301})
     assert advance.status_code == 200
-    assert_envelope(await http.post(f"/accounts/user_mfa/mfa/{job_id}/resolve", headers=headers), 405, "AC-110")
+    assert_envelope(
+        await http.post(f"/accounts/user_mfa/mfa/{job_id}/resolve", headers=headers), 405, "AC-110"
+    )
     job = (await http.get(f"/accounts/user_mfa/job/{job_id}", headers=headers)).json()
     assert job["status"] == "failed"
     assert job["error"] == ERRORS["AC-110"].body_for()["error"]
@@ -168,8 +211,14 @@ async def test_scenarios_endpoint(http: httpx.AsyncClient) -> None:
     body = answer.json()
     assert [user["user_id"] for user in body["users"]] == list(SCENARIO_USERS)
     assert [user["user_id"] for user in body["users"]] == [
-        "user_good", "user_mfa", "user_manual", "user_fi_down", "user_fi_paused",
-        "user_fi_incomplete", "user_identity_mismatch", "user_bulk",
+        "user_good",
+        "user_mfa",
+        "user_manual",
+        "user_fi_down",
+        "user_fi_paused",
+        "user_fi_incomplete",
+        "user_identity_mismatch",
+        "user_bulk",
     ]
     assert all(set(user) == {"user_id", "summary"} and user["summary"] for user in body["users"])
     assert body["credentials"] == [
@@ -184,8 +233,12 @@ async def test_reset_and_clock_advance(http: httpx.AsyncClient, clock: FrozenClo
     job_id = (await http.post("/accounts/user_good/identity", headers=headers)).json()["job_id"]
     answer = await http.post("/_sandbox/reset")
     assert answer.status_code == 200
-    assert_envelope(await http.get(f"/accounts/user_good/job/{job_id}", headers=headers), 404, "AC-109")
-    assert (await http.post("/accounts/user_good/identity", headers=headers)).status_code == 202  # token kept
+    assert_envelope(
+        await http.get(f"/accounts/user_good/job/{job_id}", headers=headers), 404, "AC-109"
+    )
+    assert (
+        await http.post("/accounts/user_good/identity", headers=headers)
+    ).status_code == 202  # token kept
 
     before = clock.now()
     answer = await http.post("/_sandbox/clock/advance", json={"seconds": 90})
@@ -193,7 +246,9 @@ async def test_reset_and_clock_advance(http: httpx.AsyncClient, clock: FrozenClo
     assert (clock.now() - before).total_seconds() == 90
     assert answer.json() == {"now": clock.now().isoformat(timespec="milliseconds")}
     for body in ({"seconds": -1}, {"seconds": "5"}, {}, [], None):
-        error = assert_envelope(await http.post("/_sandbox/clock/advance", json=body), 400, "AC-100")
+        error = assert_envelope(
+            await http.post("/_sandbox/clock/advance", json=body), 400, "AC-100"
+        )
         assert error["message"] == ERRORS["AC-100"].message_for(ep.TOKEN)
 
 
@@ -210,7 +265,9 @@ HOSTILE_BODIES = {
 
 
 @pytest.mark.parametrize("case", sorted(HOSTILE_BODIES))
-async def test_hostile_bodies_answer_ac_100_never_a_crash(http: httpx.AsyncClient, case: str) -> None:
+async def test_hostile_bodies_answer_ac_100_never_a_crash(
+    http: httpx.AsyncClient, case: str
+) -> None:
     headers = await bearer(http)
     body = HOSTILE_BODIES[case]
     job_id = (await http.post("/accounts/user_mfa/refresh", headers=headers)).json()["job_id"]
@@ -233,7 +290,9 @@ async def test_body_is_read_whatever_its_content_type(http: httpx.AsyncClient) -
         assert answer.status_code == 200, content_type
 
 
-@pytest.mark.parametrize("seconds", [1e300, 10**12, 10**400], ids=["1e300", "1e12", "400-digit-int"])
+@pytest.mark.parametrize(
+    "seconds", [1e300, 10**12, 10**400], ids=["1e300", "1e12", "400-digit-int"]
+)
 async def test_clock_advance_past_the_calendar_is_refused(
     http: httpx.AsyncClient, clock: FrozenClock, seconds: float
 ) -> None:
@@ -249,7 +308,15 @@ async def test_clock_advance_past_the_calendar_is_refused(
 
 async def test_unknown_route_and_wrong_method(http: httpx.AsyncClient) -> None:
     headers = await bearer(http)
-    for path in ("/", "/nope", "/docs", "/openapi.json", "/token/", "/accounts", "/accounts/user_good/nope"):
+    for path in (
+        "/",
+        "/nope",
+        "/docs",
+        "/openapi.json",
+        "/token/",
+        "/accounts",
+        "/accounts/user_good/nope",
+    ):
         assert_envelope(await http.get(path, headers=headers), 404, "AC-904")
     answer = await http.delete("/accounts/user_good", headers=headers)
     assert_envelope(answer, 405, "AC-905")
@@ -258,7 +325,9 @@ async def test_unknown_route_and_wrong_method(http: httpx.AsyncClient) -> None:
     assert_envelope(await http.put("/accounts/user_good/identity", headers=headers), 405, "AC-905")
 
 
-async def test_framework_validation_failure_is_ac_100(app: FastAPI, http: httpx.AsyncClient) -> None:
+async def test_framework_validation_failure_is_ac_100(
+    app: FastAPI, http: httpx.AsyncClient
+) -> None:
     async def typed(count: int) -> dict[str, int]:  # FastAPI validates this query parameter
         return {"count": count}
 
@@ -291,11 +360,20 @@ async def test_no_answer_is_ever_fastapi_detail_or_422(http: httpx.AsyncClient) 
         (method, path, body)
         for method in ("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
         for path in (
-            "/token", "/accounts/user_good", "/accounts/user_good/balance", "/accounts/nobody/refresh",
-            "/accounts/user_mfa/mfa/job_x", "/accounts/user_mfa/mfa/job_x/resolve",
-            "/accounts/user_good/identity", "/accounts/user_good/transactions",
-            "/accounts/user_good/job/job_x", "/_sandbox/clock/advance", "/_sandbox/reset?x=1",
-            "/accounts/%20/balance", "/accounts/user_good/job/", "/x/y/z",
+            "/token",
+            "/accounts/user_good",
+            "/accounts/user_good/balance",
+            "/accounts/nobody/refresh",
+            "/accounts/user_mfa/mfa/job_x",
+            "/accounts/user_mfa/mfa/job_x/resolve",
+            "/accounts/user_good/identity",
+            "/accounts/user_good/transactions",
+            "/accounts/user_good/job/job_x",
+            "/_sandbox/clock/advance",
+            "/_sandbox/reset?x=1",
+            "/accounts/%20/balance",
+            "/accounts/user_good/job/",
+            "/x/y/z",
         )
         for body in (None, b"{", b'{"answer": []}')
     ]

@@ -34,7 +34,9 @@ async def test_user_bulk_has_100000_transactions() -> None:
     assert len({row["transaction_id"] for row in rows}) == 100_000
     dates = [row["date"] for row in rows]
     assert dates == sorted(dates, reverse=True) and dates[0] == START.date().isoformat()
-    assert all(isinstance(row["amount"], str) and row["amount"].count(".") == 1 for row in rows[:1000])
+    assert all(
+        isinstance(row["amount"], str) and row["amount"].count(".") == 1 for row in rows[:1000]
+    )
     assert len(Counter(row["category"] for row in rows)) >= 8
 
 

@@ -6,13 +6,12 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
+from sandbox_helpers import GOOD, LIMITED, START
 
 from accountdesk.contract import ERRORS
 from accountdesk.contract import endpoints as ep
 from accountdesk.sandbox import FrozenClock
 from accountdesk.sandbox.engine import SandboxEngine, SandboxError
-
-from sandbox_helpers import GOOD, LIMITED, START
 
 
 def _raises(code: str, call, *args):
@@ -158,7 +157,10 @@ def test_unknown_and_foreign_jobs(engine: SandboxEngine, token: str) -> None:
     assert (error.status, error.message) == (404, spec.message_for(ep.MFA_ANSWER, job_id=job_id))
     assert job_id in error.message
     error = _raises("AC-109", engine.resolve_mfa, token, "user_good", "job_nope")
-    assert (error.status, error.message) == (404, spec.message_for(ep.MFA_RESOLVE, job_id="job_nope"))
+    assert (error.status, error.message) == (
+        404,
+        spec.message_for(ep.MFA_RESOLVE, job_id="job_nope"),
+    )
 
 
 def test_one_identity_and_one_transaction_job_at_a_time(

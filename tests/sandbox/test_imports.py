@@ -33,7 +33,10 @@ print(",".join(third_party))
 def test_domain_modules_import_only_the_standard_library(module: str) -> None:
     result = subprocess.run(
         [sys.executable, "-c", _CHECK.format(module=module)],
-        capture_output=True, text=True, check=True, timeout=60,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
     )
     assert result.stdout.strip() == "", f"{module} imports {result.stdout.strip()}"
 

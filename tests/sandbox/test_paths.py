@@ -20,8 +20,21 @@ from accountdesk.contract import endpoints as ep
 from accountdesk.sandbox.middleware import routing_path, segment_value
 
 HOSTILE_IDS = [
-    "../x", "a/b", "a?b", "%2F", " ", "user_good/balance", "user_good?x=1", "user_good#x",
-    "..%2Fuser_good", "user good", "ü", "a" * 65, "\t", "user_good\n", "%00",
+    "../x",
+    "a/b",
+    "a?b",
+    "%2F",
+    " ",
+    "user_good/balance",
+    "user_good?x=1",
+    "user_good#x",
+    "..%2Fuser_good",
+    "user good",
+    "ü",
+    "a" * 65,
+    "\t",
+    "user_good\n",
+    "%00",
 ]
 USER_ENDPOINTS = [endpoint for endpoint in ep.ALL_ENDPOINTS if endpoint is not ep.TOKEN]
 
@@ -60,13 +73,20 @@ async def test_dot_segments_never_reach_data(http: httpx.AsyncClient, user_id: s
 @pytest.mark.parametrize("job_id", ["../../token", "a/b", "job_0001/resolve", "%2F", " "])
 async def test_hostile_job_ids_are_just_unknown_jobs(http: httpx.AsyncClient, job_id: str) -> None:
     headers = await bearer(http)
-    assert (await http.post("/accounts/user_mfa/refresh", headers=headers)).status_code == 202  # job_0001
+    assert (
+        await http.post("/accounts/user_mfa/refresh", headers=headers)
+    ).status_code == 202  # job_0001
     for endpoint in (ep.MFA_ANSWER, ep.MFA_RESOLVE, ep.JOB):
         answer = await http.request(
-            endpoint.method, _path(endpoint, "user_mfa", job_id), headers=headers, json={"answer": "1"}
+            endpoint.method,
+            _path(endpoint, "user_mfa", job_id),
+            headers=headers,
+            json={"answer": "1"},
         )
         error = assert_envelope(answer, 404, "AC-109")
-        assert error["message"] == ERRORS["AC-109"].message_for(endpoint, user_id="user_mfa", job_id=job_id)
+        assert error["message"] == ERRORS["AC-109"].message_for(
+            endpoint, user_id="user_mfa", job_id=job_id
+        )
 
 
 async def _raw_asgi(
@@ -74,11 +94,18 @@ async def _raw_asgi(
 ) -> tuple[int, dict]:
     """Call the app the way a server would: ``path`` decoded, ``raw_path`` as sent."""
     scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
-        "scheme": "http", "path": unquote(raw_path.decode("ascii")), "raw_path": raw_path,
-        "query_string": b"", "root_path": "",
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": unquote(raw_path.decode("ascii")),
+        "raw_path": raw_path,
+        "query_string": b"",
+        "root_path": "",
         "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
-        "client": ("127.0.0.1", 1), "server": ("sandbox", 80),
+        "client": ("127.0.0.1", 1),
+        "server": ("sandbox", 80),
     }
     sent: list[dict] = []
 
@@ -130,6 +157,13 @@ def test_routing_path_keeps_every_segment_in_place() -> None:
     assert routing_path(b"/accounts//balance") == "/accounts/%00/balance"
     assert routing_path(b"/token") == "/token"
     assert routing_path(b"/token%0A") == "/token%0A"  # "$" in a route would match before "\n"
-    pairs = {"a%2Fb": "a/b", "100%25": "100%", "%00": "", "%2500": "%00", "abc": "abc", "x%0A": "x\n"}
+    pairs = {
+        "a%2Fb": "a/b",
+        "100%25": "100%",
+        "%00": "",
+        "%2500": "%00",
+        "abc": "abc",
+        "x%0A": "x\n",
+    }
     for routed, value in pairs.items():
         assert segment_value(routed) == value

@@ -23,7 +23,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # make tui_helpers importable from any rootdir
 
-from tui_helpers import FROZEN_NOW  # noqa: E402
+from tui_helpers import FROZEN_NOW
 
 __all__ = ["FROZEN_NOW"]
 

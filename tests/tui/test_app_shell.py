@@ -55,8 +55,15 @@ def test_styles_are_found_from_the_checkout() -> None:
         lookup,
     )
 
-    for owner in (AccountDeskApp, login.LoginScreen, lookup.LookupScreen, account.AccountScreen,
-                  identity.IdentityScreen, error_log.ErrorLogScreen, help.HelpScreen):
+    for owner in (
+        AccountDeskApp,
+        login.LoginScreen,
+        lookup.LookupScreen,
+        account.AccountScreen,
+        identity.IdentityScreen,
+        error_log.ErrorLogScreen,
+        help.HelpScreen,
+    ):
         path = owner.CSS_PATH
         assert path.parent == folder and path.is_file(), owner
 
@@ -185,7 +192,9 @@ async def test_help_titles_are_words_and_keys_are_the_bound_ones(make_app) -> No
         assert "j/F2 jobs" in general and "e/F3 error log" in general
 
 
-async def test_screenshot_goes_to_the_data_dir_and_is_toasted(make_app, app_dirs, monkeypatch, tmp_path) -> None:
+async def test_screenshot_goes_to_the_data_dir_and_is_toasted(
+    make_app, app_dirs, monkeypatch, tmp_path
+) -> None:
     from tui_helpers import toasts
 
     # No ~/Downloads here: Textual's default folder would fail.

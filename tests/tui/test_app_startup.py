@@ -75,4 +75,6 @@ if __name__ == "__main__":
     runs = [measure_first_frame() for _ in range(5)]
     print(json.dumps(runs[-1], indent=2))
     spawn_times = sorted(run["seconds_from_spawn"] for run in runs)
-    print(f"time to first frame over 5 runs: median {spawn_times[2]:.3f} s, best {spawn_times[0]:.3f} s")
+    print(
+        f"time to first frame over 5 runs: median {spawn_times[2]:.3f} s, best {spawn_times[0]:.3f} s"
+    )

@@ -14,7 +14,11 @@ from accountdesk import cli
 def test_defaults_parse() -> None:
     args = cli.build_parser().parse_args([])
     assert (args.base_url, args.profile, args.config, args.log_level, args.command) == (
-        None, None, None, "info", None,
+        None,
+        None,
+        None,
+        "info",
+        None,
     )
 
 
@@ -45,7 +49,14 @@ def test_dashboard_gets_resolved_settings(monkeypatch: pytest.MonkeyPatch, tmp_p
     monkeypatch.setattr(accountdesk.tui.app, "AccountDeskApp", FakeApp)
     monkeypatch.setenv("ACCOUNTDESK_BASE_URL", "https://env.example")
     code = cli.main(
-        ["--config", str(tmp_path / "c.toml"), "--base-url", "https://flag.example", "--log-level", "debug"]
+        [
+            "--config",
+            str(tmp_path / "c.toml"),
+            "--base-url",
+            "https://flag.example",
+            "--log-level",
+            "debug",
+        ]
     )
     assert code == 0 and seen["ran"]
     settings = seen["settings"]
@@ -53,7 +64,9 @@ def test_dashboard_gets_resolved_settings(monkeypatch: pytest.MonkeyPatch, tmp_p
     assert seen["log_level"] == "debug"
 
 
-def test_bad_config_exits_2_with_a_message(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_config_exits_2_with_a_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     config = tmp_path / "c.toml"
     config.write_text('profile = "ghost"\n')
     assert cli.main(["--config", str(config)]) == 2
@@ -72,8 +85,17 @@ def test_python_dash_m_accountdesk_help() -> None:
 def test_screenshot_writer_makes_an_svg_per_screen(tmp_path: Path) -> None:
     from accountdesk.tui.screenshots import SCREENS, write_screenshots
 
-    assert {"login", "lookup", "account", "identity", "jobs", "mfa", "transactions",
-            "error_log", "help"} <= set(SCREENS)
+    assert {
+        "login",
+        "lookup",
+        "account",
+        "identity",
+        "jobs",
+        "mfa",
+        "transactions",
+        "error_log",
+        "help",
+    } <= set(SCREENS)
     [path] = write_screenshots(tmp_path, ["account"])
     svg = path.read_text()
     assert path.name == "account.svg" and svg.startswith("<svg")

@@ -35,7 +35,10 @@ def test_nothing_configured_means_the_sandbox_with_its_credentials(tmp_path: Pat
 
 
 def test_sandbox_constants_match_the_sandbox() -> None:
-    assert (CREDENTIALS[0].api_key, CREDENTIALS[0].api_secret) == (SANDBOX_API_KEY, SANDBOX_API_SECRET)
+    assert (CREDENTIALS[0].api_key, CREDENTIALS[0].api_secret) == (
+        SANDBOX_API_KEY,
+        SANDBOX_API_SECRET,
+    )
     assert CREDENTIALS[0].user_ids is None
 
 

@@ -54,7 +54,7 @@ async def test_html_from_a_proxy_is_an_unexpected_response(make_app) -> None:
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await sign_in(pilot)
         await open_account(pilot, "user_good")
-        (title, _message, severity), = toasts(app)
+        ((title, _message, severity),) = toasts(app)
         assert title == "Unexpected response · 502"
         assert severity == "error"
         assert app.error_log.records[0].code is None
@@ -62,11 +62,21 @@ async def test_html_from_a_proxy_is_an_unexpected_response(make_app) -> None:
 
 def test_records_take_titles_from_the_error_kind(frozen_now) -> None:
     api = ErrorRecord.from_error(
-        ApiError(409, "AC-112", ERRORS["AC-112"].message_for(IDENTITY_START), method="POST",
-                 path="/accounts/u/identity"),
+        ApiError(
+            409,
+            "AC-112",
+            ERRORS["AC-112"].message_for(IDENTITY_START),
+            method="POST",
+            path="/accounts/u/identity",
+        ),
         frozen_now,
     )
-    assert (api.title, api.status, api.code, api.severity) == ("AC-112 · 409", 409, "AC-112", "warning")
+    assert (api.title, api.status, api.code, api.severity) == (
+        "AC-112 · 409",
+        409,
+        "AC-112",
+        "warning",
+    )
     transport = ErrorRecord.from_error(TransportError("connect", "refused"), frozen_now)
     assert not transport.title.startswith("AC") and transport.code is None
     malformed = ErrorRecord.from_error(
@@ -88,9 +98,19 @@ async def test_error_log_lists_the_session_and_copies_a_ticket(make_app, frozen_
         assert table.row_count == 2
         rows = [table.get_row_at(i) for i in range(2)]
         assert [str(cell) for cell in rows[0]] == [
-            "09:30:00", "POST", "/token", "401", "AC-101", ERRORS["AC-101"].message_for(TOKEN),
+            "09:30:00",
+            "POST",
+            "/token",
+            "401",
+            "AC-101",
+            ERRORS["AC-101"].message_for(TOKEN),
         ]
-        assert [str(cell) for cell in rows[1]][1:5] == ["GET", "/accounts/user_fi_down", "400", "AC-104"]
+        assert [str(cell) for cell in rows[1]][1:5] == [
+            "GET",
+            "/accounts/user_fi_down",
+            "400",
+            "AC-104",
+        ]
         assert table.cursor_row == 1  # newest selected
         await pilot.press("c")
         await pilot.pause()
@@ -119,8 +139,9 @@ async def test_open_error_log_shows_new_errors(make_app, frozen_now) -> None:
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await pilot.press("f3")
         await pilot.pause()
-        app.report_error(TransportError("timeout", "GET /accounts/x timed out", method="GET",
-                                        path="/accounts/x"))
+        app.report_error(
+            TransportError("timeout", "GET /accounts/x timed out", method="GET", path="/accounts/x")
+        )
         await pilot.pause()
         table = app.screen.query_one(DataTable)
         assert table.row_count == 1

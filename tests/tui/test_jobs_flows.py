@@ -106,7 +106,10 @@ async def test_jobs_survive_a_restart(make_app: Any) -> None:
         second.action_show_jobs()  # (on the lookup screen j would type into the user id)
         await settle(pilot)
         rows = table_rows(second.screen)
-        assert [row[:2] for row in rows] == [["user_good", "identity"], ["user_good", "balance_refresh"]]
+        assert [row[:2] for row in rows] == [
+            ["user_good", "identity"],
+            ["user_good", "balance_refresh"],
+        ]
         second.poll_jobs_now()  # same sandbox: both jobs are still known
         await settle(pilot)
         assert not any(job.gone for job in second.job_tracker.jobs)
@@ -171,7 +174,9 @@ async def test_age_counts_on_the_app_clock_when_the_service_clock_is_ahead(
 
 
 @pytest.mark.anyio
-async def test_a_corrupt_jobs_file_does_not_stop_the_app(make_app: Any, app_dirs: dict[str, Any]) -> None:
+async def test_a_corrupt_jobs_file_does_not_stop_the_app(
+    make_app: Any, app_dirs: dict[str, Any]
+) -> None:
     app_dirs["data_dir"].mkdir(parents=True)
     (app_dirs["data_dir"] / "jobs.json").write_text('{"services": {"sandbox": [tru')
     app = quiet(make_app())

@@ -212,7 +212,9 @@ async def test_pause_and_modal_hold_polling(client: FakeClient, tmp_path: Path) 
 
 
 @pytest.mark.anyio
-async def test_the_timer_starts_a_round_and_is_rearmed_after_it(client: FakeClient, tmp_path: Path) -> None:
+async def test_the_timer_starts_a_round_and_is_rearmed_after_it(
+    client: FakeClient, tmp_path: Path
+) -> None:
     app = HostApp(client, tmp_path)
     async with app.run_test() as pilot:
         client.script("job_1", job(status="in_progress"))
@@ -231,7 +233,9 @@ async def test_the_timer_starts_a_round_and_is_rearmed_after_it(client: FakeClie
 
 
 @pytest.mark.anyio
-async def test_mfa_is_offered_by_toast_when_a_modal_is_open(client: FakeClient, tmp_path: Path) -> None:
+async def test_mfa_is_offered_by_toast_when_a_modal_is_open(
+    client: FakeClient, tmp_path: Path
+) -> None:
     challenge = {"question": "Code?", "expires_at": (NOW + dt.timedelta(seconds=300)).isoformat(),
                  "attempts_remaining": 3}  # fmt: skip
     app = HostApp(client, tmp_path)

@@ -33,7 +33,12 @@ def test_jobs_survive_a_new_tracker_per_service(tmp_path: Path) -> None:
     again = JobTracker(path, "sandbox")
     again.load()
     [job] = again.jobs
-    assert (job.user_id, job.job_id, job.kind, job.status) == ("user_good", "job_1", "balance_refresh", "pending")
+    assert (job.user_id, job.job_id, job.kind, job.status) == (
+        "user_good",
+        "job_1",
+        "balance_refresh",
+        "pending",
+    )
     assert job.stale and job.last_error_code == "AC-104"
     assert job.last_poll_at == NOW and job.created_at == NOW
     # The other service's jobs were kept through the sandbox tracker's save.
@@ -91,7 +96,7 @@ def test_wrong_shape_document_is_set_aside(tmp_path: Path) -> None:
 
 
 def test_backoff_doubles_to_a_cap_and_due_respects_it(tmp_path: Path) -> None:
-    assert [backoff_delay(n) for n in range(0, 8)] == [0, 1, 2, 4, 8, 16, 30, 30]
+    assert [backoff_delay(n) for n in range(8)] == [0, 1, 2, 4, 8, 16, 30, 30]
     tracker = JobTracker(tmp_path / "jobs.json", "sandbox")
     tracked = tracker.track(make_job(), "user_good", NOW)
     assert tracker.due(NOW) == [tracked]
@@ -149,7 +154,10 @@ def test_age_counts_from_when_this_app_started_tracking(tmp_path: Path) -> None:
     reloaded = JobTracker(path, "sandbox")
     reloaded.load()
     [job] = reloaded.jobs
-    assert job.tracked_at == NOW and describe_age(job.age_from, NOW + dt.timedelta(minutes=2)) == "2m 00s"
+    assert (
+        job.tracked_at == NOW
+        and describe_age(job.age_from, NOW + dt.timedelta(minutes=2)) == "2m 00s"
+    )
 
 
 def test_records_without_tracked_at_age_from_created_at(tmp_path: Path) -> None:

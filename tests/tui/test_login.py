@@ -68,11 +68,13 @@ def _refusing_transport() -> httpx.MockTransport:
 
 
 async def test_unreachable_service_is_a_connection_toast_not_an_ac_code(make_app) -> None:
-    app = make_app(transport=_refusing_transport(), sandbox=False, base_url="https://api.bank.example")
+    app = make_app(
+        transport=_refusing_transport(), sandbox=False, base_url="https://api.bank.example"
+    )
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         assert "LIVE api.bank.example" in str(app.screen.query_one("#service-badge").render())
         await sign_in(pilot, api_key="live_key", api_secret="live_secret")
-        (title, message, severity), *_ = toasts(app)
+        (title, _message, severity), *_ = toasts(app)
         assert not title.startswith("AC-")
         assert "connect" in title.lower()
         assert severity == "error"
@@ -82,7 +84,9 @@ async def test_unreachable_service_is_a_connection_toast_not_an_ac_code(make_app
 
 
 async def test_live_base_url_can_be_edited_before_sign_in(make_app) -> None:
-    app = make_app(transport=_refusing_transport(), sandbox=False, base_url="https://api.bank.example")
+    app = make_app(
+        transport=_refusing_transport(), sandbox=False, base_url="https://api.bank.example"
+    )
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         app.screen.query_one("#base-url", Input).value = "https://OTHER.example/v1/"
         await sign_in(pilot, api_key="k", api_secret="s")
@@ -117,12 +121,15 @@ async def test_default_embedded_sandbox_is_built_on_demand(make_app) -> None:
 
 
 @pytest.mark.parametrize(
-    "typed", ["http://127.0.0.1:9zz", "http://127.0.0.1:99999", "https://user:pw@h.example", "ftp://h"]
+    "typed",
+    ["http://127.0.0.1:9zz", "http://127.0.0.1:99999", "https://user:pw@h.example", "ftp://h"],
 )
 async def test_a_url_the_client_would_refuse_is_refused_before_the_badge_changes(
     make_app, typed
 ) -> None:
-    app = make_app(transport=_refusing_transport(), sandbox=False, base_url="https://api.bank.example")
+    app = make_app(
+        transport=_refusing_transport(), sandbox=False, base_url="https://api.bank.example"
+    )
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         field = app.screen.query_one("#base-url", Input)
         field.value = typed
@@ -140,8 +147,15 @@ async def test_a_url_the_client_would_refuse_is_refused_before_the_badge_changes
 
 @pytest.mark.parametrize(
     "url",
-    ["http://127.0.0.1:9zz", "https://h.example:8443/v1/", "http://[::1]:8/x", "https://u:p@h", "https://h/?a=1",
-     "mailto:x@y", "HTTPS://Host/API/"],
+    [
+        "http://127.0.0.1:9zz",
+        "https://h.example:8443/v1/",
+        "http://[::1]:8/x",
+        "https://u:p@h",
+        "https://h/?a=1",
+        "mailto:x@y",
+        "HTTPS://Host/API/",
+    ],
 )
 def test_login_check_agrees_with_the_client(url: str) -> None:
     from accountdesk.client import AccountDataClient, InvalidBaseUrlError

@@ -91,7 +91,22 @@ async def test_invalid_user_id_is_refused_before_sending(make_app, sandbox_trans
 
 @pytest.mark.parametrize(
     "candidate",
-    ["user_good", "a", "A.b-c_9", "x" * 64, "x" * 65, ".", "..", "...", "", " ", "a b", "../x", "%2F", "ü"],
+    [
+        "user_good",
+        "a",
+        "A.b-c_9",
+        "x" * 64,
+        "x" * 65,
+        ".",
+        "..",
+        "...",
+        "",
+        " ",
+        "a b",
+        "../x",
+        "%2F",
+        "ü",
+    ],
 )
 def test_ui_rule_agrees_with_the_sandbox(candidate: str) -> None:
     assert (user_id_problem(candidate) is None) == is_valid_user_id(candidate)
@@ -145,7 +160,9 @@ async def test_live_service_has_no_scenario_list(make_app, sandbox_transport) ->
 async def test_scenario_list_unavailable_is_said(make_app) -> None:
     def broken(request: httpx.Request) -> httpx.Response:
         if request.url.path == "/token":
-            return httpx.Response(200, json={"access_token": "t", "token_type": "Bearer", "expires_in": 60})
+            return httpx.Response(
+                200, json={"access_token": "t", "token_type": "Bearer", "expires_in": 60}
+            )
         return httpx.Response(503, text="down")
 
     app = make_app(transport=httpx.MockTransport(broken))
@@ -195,5 +212,7 @@ async def test_recent_lookups_are_kept_per_service(make_app, app_dirs, sandbox_t
     async with sandbox.run_test(size=(100, 30), notifications=True) as pilot:
         await sign_in(pilot)
         recent = sandbox.screen.query_one("#recent", OptionList)
-        assert [recent.get_option_at_index(i).id for i in range(recent.option_count)] == ["user_manual"]
+        assert [recent.get_option_at_index(i).id for i in range(recent.option_count)] == [
+            "user_manual"
+        ]
     assert RecentLookups(data_dir, "https://other.example").user_ids == []

@@ -108,7 +108,9 @@ async def test_expired_session_closes_with_ac110(make_app: Any, sandbox_app: Any
         assert "Session expired" in text_of(dialog, "#mfa-countdown")
         await answer_mfa(pilot, "1234")
         assert not isinstance(app.screen, MfaDialog)
-        assert any(title and title.startswith("AC-110") for title in toast_titles(app)), toast_titles(app)
+        assert any(title and title.startswith("AC-110") for title in toast_titles(app)), (
+            toast_titles(app)
+        )
         app.poll_jobs_now()
         await settle(pilot)
         assert app.job_tracker.jobs[0].status == "failed"
@@ -139,7 +141,9 @@ async def test_the_answer_is_never_logged_or_kept(make_app: Any, app_dirs: dict[
         dialog = await start_mfa_refresh(pilot)
         await answer_mfa(pilot, "86420")
         assert dialog.query_one(Input).value == ""  # cleared after a wrong answer
-    logged = "".join(p.read_text(errors="replace") for p in app_dirs["log_dir"].rglob("*") if p.is_file())
+    logged = "".join(
+        p.read_text(errors="replace") for p in app_dirs["log_dir"].rglob("*") if p.is_file()
+    )
     assert logged, "expected the app to have logged something"
     assert "86420" not in logged
     saved = "".join(p.read_text() for p in app_dirs["data_dir"].rglob("*.json"))
@@ -159,7 +163,9 @@ EXPIRED = ERRORS["AC-110"].message_for(JOB)
 
 
 @pytest.mark.anyio
-async def test_countdown_end_closes_when_the_service_agrees(make_app: Any, sandbox_app: Any) -> None:
+async def test_countdown_end_closes_when_the_service_agrees(
+    make_app: Any, sandbox_app: Any
+) -> None:
     clock = HandClock()
     app = make_app(clock=clock)
     app.jobs_poll_interval = 3600

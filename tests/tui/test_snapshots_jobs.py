@@ -34,7 +34,9 @@ def quiet_app(make_app: Any, clock: HandClock | None = None) -> Any:
     return app
 
 
-def test_jobs_screen(snap_compare: Any, make_app: Any, sandbox_app: Any, app_dirs: dict[str, Path]) -> None:
+def test_jobs_screen(
+    snap_compare: Any, make_app: Any, sandbox_app: Any, app_dirs: dict[str, Path]
+) -> None:
     # Two jobs kept from an earlier run: one the service no longer knows
     # (gone), one whose bank is down (stale after its error).
     app_dirs["data_dir"].mkdir(parents=True)

@@ -56,7 +56,9 @@ def test_login(snap_compare, make_app, size) -> None:
 
 
 def test_login_live_service(snap_compare, make_app) -> None:
-    app = make_app(sandbox=False, base_url="https://api.bank.example", api_key="live_key", api_secret="x")
+    app = make_app(
+        sandbox=False, base_url="https://api.bank.example", api_key="live_key", api_secret="x"
+    )
     assert snap_compare(app, terminal_size=(100, 30))
 
 
@@ -70,9 +72,7 @@ def test_account(snap_compare, make_app, size) -> None:
 
 
 def test_identity(snap_compare, make_app) -> None:
-    assert snap_compare(
-        make_app(), terminal_size=(100, 30), run_before=_account("user_good", "v")
-    )
+    assert snap_compare(make_app(), terminal_size=(100, 30), run_before=_account("user_good", "v"))
 
 
 def test_error_log(snap_compare, make_app) -> None:
@@ -90,9 +90,7 @@ def test_error_log(snap_compare, make_app) -> None:
 
 
 def test_help(snap_compare, make_app) -> None:
-    assert snap_compare(
-        make_app(), terminal_size=(100, 30), run_before=_account("user_good", "f1")
-    )
+    assert snap_compare(make_app(), terminal_size=(100, 30), run_before=_account("user_good", "f1"))
 
 
 # -- one toast per error family (T2 covers the MFA family) --------------------

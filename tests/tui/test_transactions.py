@@ -62,7 +62,9 @@ async def test_sort_by_keys_and_header_click(make_app: Any) -> None:
         screen = await open_transactions(pilot, "user_good")
         rows = shown(screen)
         assert len(rows) == 60 and count_text(screen) == "showing 60 of 60"
-        assert [r.date for r in rows] == sorted((r.date for r in rows), reverse=True)  # service order
+        assert [r.date for r in rows] == sorted(
+            (r.date for r in rows), reverse=True
+        )  # service order
         await pilot.press("4")
         amounts = [r.amount for r in shown(screen)]
         assert amounts == sorted(amounts)
@@ -112,7 +114,11 @@ async def test_filter_counts_and_csv_export(make_app: Any, app_dirs: dict[str, P
         assert {line[5] for line in body} == {"USD"}
         [toast] = [n for n in app._notifications if n.title == "CSV exported"]
         # The file name and its folder each start a line: the toast never breaks a path mid-word.
-        assert toast.message.splitlines() == [f"Saved {len(rows)} rows to", path.name, f"in {path.parent}"]
+        assert toast.message.splitlines() == [
+            f"Saved {len(rows)} rows to",
+            path.name,
+            f"in {path.parent}",
+        ]
         # An empty filter shows everything again.
         await type_filter(pilot, screen, "")
         assert count_text(screen) == "showing 60 of 60"
@@ -179,7 +185,7 @@ def test_view_sort_is_stable_and_csv_cells_are_defused(tmp_path: Path) -> None:
     assert [view.row(i).transaction_id for i in range(4)] == ["t0", "t2", "t1", "t3"]
     count = view.export_csv(tmp_path / "out.csv", "EUR")
     lines = list(csv.reader((tmp_path / "out.csv").open(newline="")))
-    assert count == 4 and lines[1][2] == "'=HYPERLINK(\"x\")" and lines[1][5] == "EUR"
+    assert count == 4 and lines[1][2] == '\'=HYPERLINK("x")' and lines[1][5] == "EUR"
     with pytest.raises(ValueError):
         view.sort_by("nope")
 

@@ -23,9 +23,7 @@ async def settle(pilot: Any) -> None:
         await pilot.pause()
 
 
-async def sign_in(
-    pilot: Any, *, api_key: str | None = None, api_secret: str | None = None
-) -> None:
+async def sign_in(pilot: Any, *, api_key: str | None = None, api_secret: str | None = None) -> None:
     """Sign in from the login screen (fields pre-filled with sandbox credentials).
 
     Pass ``api_key``/``api_secret`` to type other credentials first.

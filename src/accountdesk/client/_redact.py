@@ -121,7 +121,7 @@ class RedactingFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         try:
             message = record.getMessage()
-        except Exception:  # a broken format string is the handler's problem, not ours
+        except Exception:  # noqa: BLE001 (a broken format string is the handler's problem)
             return True
         redacted = redact(message, self._secrets)
         if redacted != message or record.args:

@@ -233,7 +233,7 @@ class AccountDataClient:
         interval: float | None = None,
         max_interval: float | None = None,
         backoff: float | None = None,
-        timeout: float | None = None,
+        timeout: float | None = None,  # noqa: ASYNC109 (the watch deadline, public API)
     ) -> AsyncIterator[Job]:
         """Poll a job and yield each new state until it ends or waits for MFA.
 
@@ -367,7 +367,12 @@ class AccountDataClient:
         delay = self._policy.delay(attempt, response, time.time())
         logger.debug(
             "%s %s: %s; retry %d/%d in %.2f s",
-            method, path, why, attempt, self._policy.max_attempts - 1, delay,
+            method,
+            path,
+            why,
+            attempt,
+            self._policy.max_attempts - 1,
+            delay,
         )
         await self._sleep(delay)
 

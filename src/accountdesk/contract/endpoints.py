@@ -23,7 +23,9 @@ class Endpoint:
     def path_parameters(self) -> tuple[str, ...]:
         """Names of the ``{...}`` placeholders, in path order."""
         return tuple(
-            part[1:-1] for part in self.path.split("/") if part.startswith("{") and part.endswith("}")
+            part[1:-1]
+            for part in self.path.split("/")
+            if part.startswith("{") and part.endswith("}")
         )
 
     def __str__(self) -> str:  # "GET /accounts/{user_id}"
@@ -34,10 +36,16 @@ def _endpoint(name: str, method: str, path: str, summary: str) -> Endpoint:
     return Endpoint(name=name, method=method, path=path, summary=summary)
 
 
-TOKEN = _endpoint("token", "POST", "/token", "Exchange an API key and secret for an access credential.")
-ACCOUNT = _endpoint("get_account", "GET", "/accounts/{user_id}", "Read account information of a user.")
+TOKEN = _endpoint(
+    "token", "POST", "/token", "Exchange an API key and secret for an access credential."
+)
+ACCOUNT = _endpoint(
+    "get_account", "GET", "/accounts/{user_id}", "Read account information of a user."
+)
 BALANCE = _endpoint("get_balance", "GET", "/accounts/{user_id}/balance", "Read the balance.")
-REFRESH = _endpoint("refresh_balance", "POST", "/accounts/{user_id}/refresh", "Start a balance refresh.")
+REFRESH = _endpoint(
+    "refresh_balance", "POST", "/accounts/{user_id}/refresh", "Start a balance refresh."
+)
 MFA_ANSWER = _endpoint(
     "submit_mfa", "POST", "/accounts/{user_id}/mfa/{job_id}", "Submit an MFA answer for a job."
 )
@@ -50,7 +58,9 @@ MFA_RESOLVE = _endpoint(
 IDENTITY_START = _endpoint(
     "start_identity", "POST", "/accounts/{user_id}/identity", "Start an identity job."
 )
-IDENTITY_READ = _endpoint("get_identity", "GET", "/accounts/{user_id}/identity", "Read identity data.")
+IDENTITY_READ = _endpoint(
+    "get_identity", "GET", "/accounts/{user_id}/identity", "Read identity data."
+)
 TRANSACTIONS_START = _endpoint(
     "start_transactions", "POST", "/accounts/{user_id}/transactions", "Start a transaction job."
 )

@@ -97,7 +97,9 @@ _USER_ID_MISSING = "Missing required request parameters: [user_id]"
 _ON_TOKEN_AND_ACCOUNT = {ep.TOKEN.name: _ATTRIBUTES_INVALID, ep.ACCOUNT.name: _ATTRIBUTES_INVALID}
 
 
-def _spec(code: str, status: int, message: str, condition: str, family: ErrorFamily, **kw) -> ErrorSpec:
+def _spec(
+    code: str, status: int, message: str, condition: str, family: ErrorFamily, **kw
+) -> ErrorSpec:
     return ErrorSpec(code, status, message, condition, family, **kw)
 
 

@@ -155,7 +155,9 @@ class SandboxEngine:
 
     def issue_token(self, api_key: object, api_secret: object) -> dict[str, Any]:
         """Exchange a key and secret for a bearer token (README, "Wire format")."""
-        if not (isinstance(api_key, str) and isinstance(api_secret, str) and api_key and api_secret):
+        if not (
+            isinstance(api_key, str) and isinstance(api_secret, str) and api_key and api_secret
+        ):
             raise SandboxError("AC-100", ep.TOKEN)
         credential = next(
             (

@@ -7,13 +7,13 @@ dashboard can list scenarios without importing the web framework.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from types import MappingProxyType
 
 from accountdesk.contract import endpoints as ep
+from accountdesk.contract.identifiers import is_sandbox_user_id
 
 __all__ = [
     "CREDENTIALS",
@@ -26,12 +26,10 @@ __all__ = [
     "is_valid_user_id",
 ]
 
-_USER_ID = re.compile(r"[A-Za-z0-9_.\-]{1,64}")
-
 
 def is_valid_user_id(user_id: str) -> bool:
     """1 to 64 of ``A-Z a-z 0-9 _ . -``, but not ``.`` or ``..`` (path tricks)."""
-    return _USER_ID.fullmatch(user_id) is not None and user_id not in {".", ".."}
+    return is_sandbox_user_id(user_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,18 +172,34 @@ _SCENARIOS = (
         "user_good",
         "linked; jobs complete without MFA",
         _profile(
-            "Avery Johnson", institution="Northwind Savings Bank", number="4820193756",
-            routing="07100001", available="1234.56", current="1300.00", phone="+1 312 555 0142",
-            street="1400 N Lake Shore Dr Apt 12B", city="Chicago", region="IL", postal_code="60610",
+            "Avery Johnson",
+            institution="Northwind Savings Bank",
+            number="4820193756",
+            routing="07100001",
+            available="1234.56",
+            current="1300.00",
+            phone="+1 312 555 0142",
+            street="1400 N Lake Shore Dr Apt 12B",
+            city="Chicago",
+            region="IL",
+            postal_code="60610",
         ),
     ),
     Scenario(
         "user_mfa",
         "linked; every job stops at MFA; the answer is 1234",
         _profile(
-            "Jordan Lee", institution="Cascade Federal Credit Union", number="7730418826",
-            routing="32508112", available="842.10", current="901.75", phone="+1 206 555 0147",
-            street="2211 Pine St", city="Seattle", region="WA", postal_code="98101",
+            "Jordan Lee",
+            institution="Cascade Federal Credit Union",
+            number="7730418826",
+            routing="32508112",
+            available="842.10",
+            current="901.75",
+            phone="+1 206 555 0147",
+            street="2211 Pine St",
+            city="Seattle",
+            region="WA",
+            postal_code="98101",
         ),
         mfa_answer="1234",
     ),
@@ -194,9 +208,17 @@ _SCENARIOS = (
         "manually linked: account readable; balance AC-105, refresh AC-107, identity start "
         "AC-111, transactions start AC-114, transactions read AC-115",
         _profile(
-            "Morgan Patel", institution="Manually linked account", number="5091827364",
-            routing="11100061", available="0.00", current="0.00", phone="+1 512 555 0173",
-            street="908 Congress Ave", city="Austin", region="TX", postal_code="78701",
+            "Morgan Patel",
+            institution="Manually linked account",
+            number="5091827364",
+            routing="11100061",
+            available="0.00",
+            current="0.00",
+            phone="+1 512 555 0173",
+            street="908 Congress Ave",
+            city="Austin",
+            region="TX",
+            postal_code="78701",
         ),
         link_type="manual",
         failures=_MANUAL,
@@ -205,9 +227,17 @@ _SCENARIOS = (
         "user_fi_down",
         "every /accounts/user_fi_down... endpoint: 400 AC-104",
         _profile(
-            "Riley Chen", institution="Harbor Point Bank", number="6624019873",
-            routing="02100089", available="5120.00", current="5120.00", phone="+1 617 555 0118",
-            street="77 Summer St", city="Boston", region="MA", postal_code="02110",
+            "Riley Chen",
+            institution="Harbor Point Bank",
+            number="6624019873",
+            routing="02100089",
+            available="5120.00",
+            current="5120.00",
+            phone="+1 617 555 0118",
+            street="77 Summer St",
+            city="Boston",
+            region="MA",
+            postal_code="02110",
         ),
         failures=_FI_DOWN,
     ),
@@ -215,9 +245,17 @@ _SCENARIOS = (
         "user_fi_paused",
         "balance: 400 AC-106",
         _profile(
-            "Casey Nguyen", institution="Summit Trust", number="3307781450",
-            routing="10200076", available="77.31", current="120.04", phone="+1 303 555 0196",
-            street="1550 Wewatta St", city="Denver", region="CO", postal_code="80202",
+            "Casey Nguyen",
+            institution="Summit Trust",
+            number="3307781450",
+            routing="10200076",
+            available="77.31",
+            current="120.04",
+            phone="+1 303 555 0196",
+            street="1550 Wewatta St",
+            city="Denver",
+            region="CO",
+            postal_code="80202",
         ),
         failures=MappingProxyType({ep.BALANCE.name: "AC-106"}),
     ),
@@ -225,9 +263,17 @@ _SCENARIOS = (
         "user_fi_incomplete",
         "account read: 400 AC-103",
         _profile(
-            "Taylor Brooks", institution="Prairie State Bank", number="2219046638",
-            routing="08100012", available="2310.45", current="2388.90", phone="+1 314 555 0131",
-            street="510 Market St", city="St. Louis", region="MO", postal_code="63101",
+            "Taylor Brooks",
+            institution="Prairie State Bank",
+            number="2219046638",
+            routing="08100012",
+            available="2310.45",
+            current="2388.90",
+            phone="+1 314 555 0131",
+            street="510 Market St",
+            city="St. Louis",
+            region="MO",
+            postal_code="63101",
         ),
         failures=MappingProxyType({ep.ACCOUNT.name: "AC-103"}),
     ),
@@ -235,9 +281,17 @@ _SCENARIOS = (
         "user_identity_mismatch",
         "identity read: 400 AC-113",
         _profile(
-            "Sam Rivera", institution="Bayview Community Bank", number="9148830275",
-            routing="12100035", available="15023.18", current="15100.00", phone="+1 415 555 0164",
-            street="350 Mission St", city="San Francisco", region="CA", postal_code="94105",
+            "Sam Rivera",
+            institution="Bayview Community Bank",
+            number="9148830275",
+            routing="12100035",
+            available="15023.18",
+            current="15100.00",
+            phone="+1 415 555 0164",
+            street="350 Mission St",
+            city="San Francisco",
+            region="CA",
+            postal_code="94105",
             account_type="savings",
         ),
         failures=MappingProxyType({ep.IDENTITY_READ.name: "AC-113"}),
@@ -246,9 +300,17 @@ _SCENARIOS = (
         "user_bulk",
         "linked; 100,000 transactions",
         _profile(
-            "Drew Okafor", institution="Metro Commerce Bank", number="8805512349",
-            routing="02600959", available="48210.77", current="49003.12", phone="+1 212 555 0109",
-            street="200 Park Ave", city="New York", region="NY", postal_code="10166",
+            "Drew Okafor",
+            institution="Metro Commerce Bank",
+            number="8805512349",
+            routing="02600959",
+            available="48210.77",
+            current="49003.12",
+            phone="+1 212 555 0109",
+            street="200 Park Ave",
+            city="New York",
+            region="NY",
+            postal_code="10166",
         ),
         transaction_count=100_000,
     ),

@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App, SystemCommand
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from .config import (
@@ -67,13 +67,17 @@ class AccountDeskApp(JobsMixin, App[None]):
     CSS_PATH = styles_path("app.tcss")
     NOTIFICATION_TIMEOUT = 8
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", "Help", id="help", tooltip="Help for this screen"),
         # A letter for speed plus a function key that still works while an
         # input has focus (inputs swallow printable keys).
         Binding("j,f2", "show_jobs", "Jobs", id="show_jobs", tooltip="Every job started here"),
         Binding(
-            "e,f3", "show_error_log", "Errors", id="show_error_log", tooltip="Errors of this session"
+            "e,f3",
+            "show_error_log",
+            "Errors",
+            id="show_error_log",
+            tooltip="Errors of this session",
         ),
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
     ]
@@ -304,9 +308,7 @@ class AccountDeskApp(JobsMixin, App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Jobs belong to a signed-in session; before that the key is hidden.
-        if action == "show_jobs" and not self.signed_in:
-            return False
-        return True
+        return not (action == "show_jobs" and not self.signed_in)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -326,7 +328,11 @@ class AccountDeskApp(JobsMixin, App[None]):
             if binding.action in seen or binding.action == "quit":
                 continue
             seen.add(binding.action)
-            help_text = f"{binding.tooltip or binding.description} ({self.get_key_display(binding)})"
+            help_text = (
+                f"{binding.tooltip or binding.description} ({self.get_key_display(binding)})"
+            )
             yield SystemCommand(
-                binding.description, help_text, partial(self.run_action, binding.action, active.node)
+                binding.description,
+                help_text,
+                partial(self.run_action, binding.action, active.node),
             )

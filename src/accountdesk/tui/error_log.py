@@ -49,7 +49,9 @@ class ErrorRecord:
             message = error.message  # verbatim, as the service sent it
             severity: Severity = "warning" if error.family in _WARNING_FAMILIES else "error"
         elif isinstance(error, MalformedResponseError):
-            title = f"Unexpected response · {status}" if status is not None else "Unexpected response"
+            title = (
+                f"Unexpected response · {status}" if status is not None else "Unexpected response"
+            )
             message = error.detail
             severity = "error"
         elif isinstance(error, TransportError):

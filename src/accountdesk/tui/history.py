@@ -30,7 +30,9 @@ log = logging.getLogger(__name__)
 class RecentLookups:
     """The user ids looked up lately on one service, persisted as JSON."""
 
-    def __init__(self, data_dir: Path, base_url_key: str = LEGACY_KEY, limit: int = MAX_RECENT) -> None:
+    def __init__(
+        self, data_dir: Path, base_url_key: str = LEGACY_KEY, limit: int = MAX_RECENT
+    ) -> None:
         self.path = data_dir / FILE_NAME
         self.base_url_key = base_url_key
         self.limit = limit

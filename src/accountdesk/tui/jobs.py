@@ -402,4 +402,3 @@ def describe_age(moment: dt.datetime | None, now: dt.datetime) -> str:
     if seconds < 86400:
         return f"{seconds // 3600}h {seconds % 3600 // 60:02d}m"
     return f"{seconds // 86400}d"
-

@@ -18,7 +18,9 @@ from textual.keys import Keys, _character_to_key
 
 MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
 #: Key names Textual reports (``f5``, ``pageup``, ``escape``...), without modifiers.
-_NAMED_KEYS = frozenset(key.value.rsplit("+", 1)[-1] for key in Keys if not key.value.startswith("<"))
+_NAMED_KEYS = frozenset(
+    key.value.rsplit("+", 1)[-1] for key in Keys if not key.value.startswith("<")
+)
 
 
 @dataclass
@@ -79,7 +81,9 @@ def _loaded_node_classes() -> Iterable[type[DOMNode]]:
     return seen
 
 
-def collisions(keymap: Mapping[str, str], namespaces: Mapping[str, Iterable[type[DOMNode]]]) -> list[str]:
+def collisions(
+    keymap: Mapping[str, str], namespaces: Mapping[str, Iterable[type[DOMNode]]]
+) -> list[str]:
     """Keys that do two different things in one namespace list (a screen and the app)."""
     normalised = {binding_id: _normalise(keys) for binding_id, keys in keymap.items()}
     found: list[str] = []
@@ -146,7 +150,14 @@ def dashboard_namespaces() -> dict[str, list[type[DOMNode]]]:
     from .widgets.transaction_table import TransactionTable
 
     screens: list[list[type[DOMNode]]] = [
-        [LoginScreen], [LookupScreen], [AccountScreen], [IdentityScreen], [ErrorLogScreen],
-        [JobsScreen], [TransactionsScreen, TransactionTable], [MfaDialog], [HelpScreen],
+        [LoginScreen],
+        [LookupScreen],
+        [AccountScreen],
+        [IdentityScreen],
+        [ErrorLogScreen],
+        [JobsScreen],
+        [TransactionsScreen, TransactionTable],
+        [MfaDialog],
+        [HelpScreen],
     ]
     return {owners[0].__name__: [*owners, AccountDeskApp] for owners in screens}

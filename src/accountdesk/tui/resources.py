@@ -11,7 +11,9 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-_PACKAGE_DIR = Path(__file__).resolve().parent.parent  # src/accountdesk or site-packages/accountdesk
+_PACKAGE_DIR = (
+    Path(__file__).resolve().parent.parent
+)  # src/accountdesk or site-packages/accountdesk
 
 
 @cache

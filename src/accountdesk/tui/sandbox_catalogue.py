@@ -32,7 +32,9 @@ async def fetch_scenarios(
     answer) is an empty list and a log line, never an exception for the UI.
     """
     try:
-        async with httpx.AsyncClient(base_url=base_url, transport=transport, timeout=timeout) as http:
+        async with httpx.AsyncClient(
+            base_url=base_url, transport=transport, timeout=timeout
+        ) as http:
             response = await http.get(CATALOGUE_PATH)
     except httpx.HTTPError as error:
         log.warning("scenario catalogue unavailable: %s", error)

@@ -13,12 +13,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
@@ -32,20 +32,18 @@ from accountdesk.client import (
     Job,
     UserNotFoundError,
 )
-
-from ..error_log import failure_line
-from ..jobs import job_key
-from ..messages import ServiceFailed
-from ..resources import styles_path
-from ..widgets.fields import field_table
-from ..widgets.footer import AppFooter
-from ..widgets.header import AppHeader
+from accountdesk.tui.error_log import failure_line
+from accountdesk.tui.jobs import job_key
+from accountdesk.tui.messages import ServiceFailed
+from accountdesk.tui.resources import styles_path
+from accountdesk.tui.widgets.fields import field_table
+from accountdesk.tui.widgets.footer import AppFooter
+from accountdesk.tui.widgets.header import AppHeader
 
 if TYPE_CHECKING:
     from accountdesk.client import AccountDataClient
-
-    from ..app import AccountDeskApp
-    from ..jobs import JobTracker
+    from accountdesk.tui.app import AccountDeskApp
+    from accountdesk.tui.jobs import JobTracker
 
 log = logging.getLogger(__name__)
 
@@ -117,23 +115,38 @@ them again). Errors become toasts and the panel says what is missing.
 - **View identity** / **View transactions** read the results.
 """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="back", tooltip="Back to the lookup screen"),
         Binding(
-            "b", "refresh_balance", "Refresh", id="refresh_balance", tooltip="Start a balance refresh job"
+            "b",
+            "refresh_balance",
+            "Refresh",
+            id="refresh_balance",
+            tooltip="Start a balance refresh job",
         ),
-        Binding("i", "start_identity", "Start ID", id="start_identity", tooltip="Start an identity job"),
         Binding(
-            "t", "start_transactions", "Start txns", id="start_transactions",
+            "i", "start_identity", "Start ID", id="start_identity", tooltip="Start an identity job"
+        ),
+        Binding(
+            "t",
+            "start_transactions",
+            "Start txns",
+            id="start_transactions",
             tooltip="Start a transactions job",
         ),
         Binding("v", "view_identity", "Identity", id="view_identity", tooltip="Read identity data"),
         Binding(
-            "x", "view_transactions", "Txns", id="view_transactions",
+            "x",
+            "view_transactions",
+            "Txns",
+            id="view_transactions",
             tooltip="Read transaction data (table)",
         ),
         Binding(
-            "r", "reveal_numbers", "Reveal", id="reveal_numbers",
+            "r",
+            "reveal_numbers",
+            "Reveal",
+            id="reveal_numbers",
             tooltip="Show or mask the account and routing numbers",
         ),
         Binding("l", "reload", "Reload", id="reload", tooltip="Read account and balance again"),
@@ -263,7 +276,9 @@ them again). Errors become toasts and the panel says what is missing.
         for key, bindings in list(key_to_bindings.items()):
             if any(binding.id == binding_id for binding in bindings):
                 key_to_bindings[key] = [
-                    replace(binding, description=description) if binding.id == binding_id else binding
+                    replace(binding, description=description)
+                    if binding.id == binding_id
+                    else binding
                     for binding in bindings
                 ]
         self.refresh_bindings()
@@ -333,7 +348,9 @@ them again). Errors become toasts and the panel says what is missing.
         self._start_job(lambda client: client.start_identity(self.user_id), "start_identity")
 
     def action_start_transactions(self) -> None:
-        self._start_job(lambda client: client.start_transactions(self.user_id), "start_transactions")
+        self._start_job(
+            lambda client: client.start_transactions(self.user_id), "start_transactions"
+        )
 
     def action_view_identity(self) -> None:
         from .identity import IdentityScreen
@@ -370,7 +387,9 @@ them again). Errors become toasts and the panel says what is missing.
         name = _JOB_NAMES.get(job.kind or "", "Job")
         if job.kind == "balance_refresh":
             self._refresh_jobs.add(job_key(self.user_id, job.job_id))
-        self.notify(f"{name} {job.job_id} started for {self.user_id}.", title="Job started", markup=False)
+        self.notify(
+            f"{name} {job.job_id} started for {self.user_id}.", title="Job started", markup=False
+        )
         self.desk.track_job(job, self.user_id)
 
     def _jobs_changed(self, tracker: JobTracker) -> None:

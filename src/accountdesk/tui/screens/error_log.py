@@ -6,21 +6,21 @@ terminal (OSC 52), ready to paste into a support ticket.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from ..error_log import ErrorRecord
-from ..resources import styles_path
-from ..widgets.footer import AppFooter
-from ..widgets.header import AppHeader
+from accountdesk.tui.error_log import ErrorRecord
+from accountdesk.tui.resources import styles_path
+from accountdesk.tui.widgets.footer import AppFooter
+from accountdesk.tui.widgets.header import AppHeader
 
 if TYPE_CHECKING:
-    from ..app import AccountDeskApp
+    from accountdesk.tui.app import AccountDeskApp
 
 COLUMNS = ("Time", "Method", "Path", "Status", "Code", "Message")
 
@@ -39,9 +39,15 @@ the wrong shape) have no code. Select a row and press `c` to copy it as
 text for a support ticket (the terminal must allow OSC 52 clipboard access).
 """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="back"),
-        Binding("c", "copy_error", "Copy", id="copy_error", tooltip="Copy the selected error for a ticket"),
+        Binding(
+            "c",
+            "copy_error",
+            "Copy",
+            id="copy_error",
+            tooltip="Copy the selected error for a ticket",
+        ),
     ]
 
     @property

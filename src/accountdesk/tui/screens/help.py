@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import re
+from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Markdown, Static
 
-from ..resources import styles_path
+from accountdesk.tui.resources import styles_path
 
 GENERAL_HELP = """\
 **{help}** help · **Ctrl+P** command palette (every action, themes) ·
@@ -28,7 +29,7 @@ class HelpScreen(ModalScreen[None]):
     """Contextual help for the screen underneath."""
 
     CSS_PATH = styles_path("help.tcss")
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="close_help"),
         Binding("f1", "close", "Close", id="close_help_f1", show=False),
     ]
@@ -82,7 +83,9 @@ class HelpScreen(ModalScreen[None]):
             for binding in bindings:
                 if binding.action == action:
                     shown = self.app.get_key_display(binding)
-                    keys.append(shown.upper() if shown.startswith("f") and shown[1:].isdigit() else shown)
+                    keys.append(
+                        shown.upper() if shown.startswith("f") and shown[1:].isdigit() else shown
+                    )
         return "/".join(dict.fromkeys(keys))
 
     def action_close(self) -> None:

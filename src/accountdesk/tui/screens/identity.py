@@ -6,26 +6,25 @@ whose authentication failed) is a toast and the screen says so.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
 from accountdesk.client import AccountDataError, Identity
-
-from ..messages import ServiceFailed
-from ..resources import styles_path
-from ..widgets.footer import AppFooter
-from ..widgets.header import AppHeader
+from accountdesk.tui.messages import ServiceFailed
+from accountdesk.tui.resources import styles_path
+from accountdesk.tui.widgets.footer import AppFooter
+from accountdesk.tui.widgets.header import AppHeader
 
 if TYPE_CHECKING:
-    from ..app import AccountDeskApp
+    from accountdesk.tui.app import AccountDeskApp
 
 
 SECTIONS = ("names", "emails", "phones", "addresses")
@@ -50,7 +49,7 @@ The service fills it in with an **identity job** (`i` on the account screen).
 If nothing is shown, start one and reload here with `l` once it completed.
 """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="back", tooltip="Back to the account"),
         Binding("l", "reload", "Reload", id="reload", tooltip="Read identity data again"),
     ]

@@ -72,8 +72,7 @@ service no longer knows (`AC-109`) are marked **gone** and not polled again.
         yield table
         yield Static(id="job-details")
         yield Static(
-            "No jobs yet: start a balance refresh, identity or transactions job "
-            "from an account.",
+            "No jobs yet: start a balance refresh, identity or transactions job from an account.",
             id="jobs-empty",
         )
         yield AppFooter()

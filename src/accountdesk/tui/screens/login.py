@@ -8,25 +8,24 @@ a network failure is a toast; what was typed stays where it was.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from accountdesk.client import AccountDataError
-
-from ..config import ConfigError, normalise_base_url, remember_credentials
-from ..messages import ServiceFailed, SignedIn
-from ..resources import styles_path
-from ..widgets.footer import AppFooter
-from ..widgets.header import AppHeader
+from accountdesk.tui.config import ConfigError, normalise_base_url, remember_credentials
+from accountdesk.tui.messages import ServiceFailed, SignedIn
+from accountdesk.tui.resources import styles_path
+from accountdesk.tui.widgets.footer import AppFooter
+from accountdesk.tui.widgets.header import AppHeader
 
 if TYPE_CHECKING:
-    from ..app import AccountDeskApp
+    from accountdesk.tui.app import AccountDeskApp
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +48,10 @@ file (readable by you only), and on a live service its URL too. It is off
 unless you tick it.
 """
 
-    BINDINGS = [
-        Binding("ctrl+s", "sign_in", "Sign in", id="sign_in", tooltip="Sign in with these credentials"),
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "ctrl+s", "sign_in", "Sign in", id="sign_in", tooltip="Sign in with these credentials"
+        ),
     ]
 
     @property
@@ -73,7 +74,9 @@ unless you tick it.
             yield Label("API key", classes="field-label")
             yield Input(desk.initial_api_key, id="api-key", placeholder="API key")
             yield Label("API secret", classes="field-label")
-            yield Input(desk.initial_api_secret, id="api-secret", password=True, placeholder="API secret")
+            yield Input(
+                desk.initial_api_secret, id="api-secret", password=True, placeholder="API secret"
+            )
             # Say everything that is written: on a live service that includes the URL.
             remembered = "key and secret" if desk.sandbox else "URL, key and secret"
             yield Checkbox(f"Remember {remembered} in the config file", False, id="remember-secret")
@@ -187,7 +190,9 @@ unless you tick it.
                 profile=desk.settings.profile,
             )
         except OSError as error:
-            self.notify(str(error), title="Could not save the config", severity="error", markup=False)
+            self.notify(
+                str(error), title="Could not save the config", severity="error", markup=False
+            )
             return
         log.info("credentials for key %s saved to %s", api_key, path)
         self.notify(f"Saved to {path}", title="Credentials remembered", markup=False)

@@ -8,27 +8,27 @@ embedded sandbox the scenario catalogue is listed so a demo needs no typing.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..resources import styles_path
-from ..sandbox_catalogue import ScenarioUser, fetch_scenarios
-from ..user_ids import user_id_problem
-from ..widgets.footer import AppFooter
-from ..widgets.header import AppHeader
+from accountdesk.tui.resources import styles_path
+from accountdesk.tui.sandbox_catalogue import ScenarioUser, fetch_scenarios
+from accountdesk.tui.user_ids import user_id_problem
+from accountdesk.tui.widgets.footer import AppFooter
+from accountdesk.tui.widgets.header import AppHeader
 
 if TYPE_CHECKING:
-    from ..app import AccountDeskApp
+    from accountdesk.tui.app import AccountDeskApp
 
 log = logging.getLogger(__name__)
 
@@ -56,9 +56,11 @@ anything else is refused here, before a request is sent.
 link, bank down...): select one with the mouse or the arrow keys and Enter.
 """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+l", "focus_user_id", "User id", id="focus_user_id", tooltip="Type a user id"),
-        Binding("ctrl+o", "sign_out", "Sign out", id="sign_out", tooltip="Back to the login screen"),
+        Binding(
+            "ctrl+o", "sign_out", "Sign out", id="sign_out", tooltip="Back to the login screen"
+        ),
     ]
 
     @property

@@ -96,8 +96,13 @@ transactions job on the account screen first if the list is empty.
         Binding("s", "export_csv", "Save CSV", id="export_csv"),
         Binding("l", "reload", "Reload", id="reload_transactions"),
         *(
-            Binding(str(n), f"sort('{column.key}')", f"Sort {column.label.lower()}",
-                    id=f"sort_{column.key}", show=n in (1, 4))  # fmt: skip
+            Binding(
+                str(n),
+                f"sort('{column.key}')",
+                f"Sort {column.label.lower()}",
+                id=f"sort_{column.key}",
+                show=n in (1, 4),
+            )
             for n, column in enumerate(COLUMNS, start=1)
         ),
     ]
@@ -118,7 +123,9 @@ transactions job on the account screen first if the list is empty.
     def compose(self) -> ComposeResult:
         yield AppHeader(f"Transactions · {self.user_id}")
         with Horizontal(id="transactions-bar"):
-            yield Input(placeholder="Filter description or category  ( / )", id="transactions-filter")
+            yield Input(
+                placeholder="Filter description or category  ( / )", id="transactions-filter"
+            )
             yield Static(id="transactions-count")
         yield TransactionTable(id="transactions-table")
         yield Static(id="transactions-message")
