@@ -5,3 +5,9 @@ of Textual and FastAPI.
 """
 
 __version__ = "0.1.0"
+
+import logging as _logging
+
+# A library's loggers get a NullHandler: without one, Python's last-resort
+# handler would print warnings on stderr, which is the dashboard's screen.
+_logging.getLogger(__name__).addHandler(_logging.NullHandler())

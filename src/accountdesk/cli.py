@@ -3,21 +3,42 @@
 ``accountdesk`` runs the dashboard (on the embedded sandbox unless a base URL
 is configured); ``accountdesk sandbox`` serves the sandbox over HTTP;
 ``accountdesk screenshots DIR`` writes an SVG of every screen.
+
+Every mistake on the command line or in the config file is one line,
+``accountdesk: <where>: <problem>``, and exit status 2: never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
+
+from accountdesk import __version__
+
+__all__ = ["build_parser", "main"]
+
+#: What the dashboard needs beyond the client library.
+_APP_EXTRA = "pip install 'accountdesk[app]'"
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 < port < 65536:
+        raise argparse.ArgumentTypeError(f"port {port} is out of range (1-65535)")
+    return port
 
 
 def _epilog() -> str:
-    from accountdesk.tui.config import default_config_path, default_log_dir
+    from accountdesk.core.paths import default_config_path, default_log_dir
 
-    # One path per line, printed as is (RawDescriptionHelpFormatter): argparse
-    # would otherwise wrap long paths in the middle.
+    # One path per line, printed as is: argparse would wrap long paths.
     return "\n".join(
         [
             "files:",
@@ -31,14 +52,26 @@ def _epilog() -> str:
     )
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # argparse's own format ("usage: ...\n prog: error: ...") plus our one-line rule.
+        self.print_usage(sys.stderr)
+        self.exit(2, f"accountdesk: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    try:
+        epilog = _epilog()
+    except ImportError:  # the client-only install has no platformdirs
+        epilog = None
+    parser = _Parser(
         prog="accountdesk",
         description="Terminal dashboard for the Account Data Service\n"
         "(runs on the embedded sandbox unless a base URL is configured).",
-        epilog=_epilog(),
+        epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"accountdesk {__version__}")
     parser.add_argument(
         "--base-url",
         metavar="URL",
@@ -59,12 +92,12 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["debug", "info", "warning", "error"],
         help="detail of the log file (default: info)",
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sandbox = commands.add_parser("sandbox", help="serve the sandbox over HTTP")
     sandbox.add_argument(
         "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
     )
-    sandbox.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    sandbox.add_argument("--port", type=_port, default=8765, help="port (default 8765)")
     shots = commands.add_parser(
         "screenshots",
         help="write an SVG of every screen (from the frozen sandbox)",
@@ -82,39 +115,82 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    if args.command == "sandbox":
-        from accountdesk.sandbox import serve
-
-        serve(args.host, args.port)
-        return 0
-    if args.command == "screenshots":
-        from accountdesk.tui.screenshots import write_screenshots
-
-        for path in write_screenshots(args.directory):
-            print(path)
-        return 0
-    return run_dashboard(args)
-
-
-def run_dashboard(args: argparse.Namespace) -> int:
-    from accountdesk.tui.config import ConfigError, resolve_settings
-
+    # Start-up allocates many long-lived objects (modules, styles, widgets):
+    # collecting during it only costs time; everything is frozen once painted.
+    gc.disable()
     try:
-        settings = resolve_settings(
-            config_path=args.config,
-            base_url=args.base_url,
-            profile=args.profile,
-            sandbox=args.sandbox,
+        args = build_parser().parse_args(argv)
+        if args.command == "sandbox":
+            return _serve_sandbox(args)
+        if args.command == "screenshots":
+            return _screenshots(args.directory)
+        return _run_dashboard(args)
+    finally:
+        gc.enable()
+
+
+def _missing(error: ImportError) -> int:
+    print(
+        f"accountdesk: this needs the dashboard's packages ({error.name}); {_APP_EXTRA}",
+        file=sys.stderr,
+    )
+    return 2
+
+
+def _serve_sandbox(args: argparse.Namespace) -> int:
+    gc.enable()
+    try:
+        from accountdesk.sandbox import serve
+    except ImportError as error:
+        return _missing(error)
+    try:
+        serve(args.host, args.port)
+    except OSError as error:
+        print(
+            f"accountdesk: sandbox on {args.host}:{args.port}: {error.strerror or error}",
+            file=sys.stderr,
         )
+        return 2
+    return 0
+
+
+def _screenshots(directory: Path) -> int:
+    try:
+        from accountdesk.tui.screenshots import write_screenshots
+    except ImportError as error:
+        return _missing(error)
+    for path in write_screenshots(directory):
+        print(path)
+    return 0
+
+
+def _run_dashboard(args: argparse.Namespace) -> int:
+    try:
+        from accountdesk.core.desk import Desk
+        from accountdesk.core.paths import AppDirs
+        from accountdesk.core.settings import ConfigError, load_settings
+    except ImportError as error:
+        return _missing(error)
+    dirs = AppDirs.default(args.config)
+    flags = {"base_url": "sandbox" if args.sandbox else args.base_url, "profile": args.profile}
+    try:
+        settings = load_settings(dirs.config_path, flags=flags)
     except ConfigError as error:
         print(f"accountdesk: {error}", file=sys.stderr)
         return 2
     from accountdesk.tui.app import AccountDeskApp
 
-    app = AccountDeskApp(settings=settings, log_level=args.log_level)
+    app = AccountDeskApp(
+        Desk(settings, dirs), log_level=args.log_level, on_first_frame=_after_first_frame
+    )
     app.run()
     return app.return_code or 0
+
+
+def _after_first_frame() -> None:
+    gc.enable()
+    # What start-up built lives as long as the app: keep it out of later collections.
+    gc.freeze()
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@
 
 Pilot helpers (``sign_in``, ``open_account``, ``settle``...) live in ``tui_helpers``.
 
-An autouse fixture stops the Input cursor from blinking so snapshots are stable.
+Apps are made with ``cursor_blink=False`` so snapshots are stable.
 """
 
 from __future__ import annotations
@@ -21,19 +21,15 @@ from typing import Any
 import httpx
 import pytest
 
+from accountdesk.core.desk import Desk
+from accountdesk.core.paths import AppDirs
+from accountdesk.core.settings import Settings, load_settings
+
 sys.path.insert(0, str(Path(__file__).parent))  # make tui_helpers importable from any rootdir
 
 from tui_helpers import FROZEN_NOW
 
 __all__ = ["FROZEN_NOW"]
-
-
-@pytest.fixture(autouse=True)
-def _no_cursor_blink(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Keep the Input cursor steady: a blink timer would make snapshots flaky."""
-    from textual.widgets import Input
-
-    monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
 
 
 @pytest.fixture(autouse=True)
@@ -83,26 +79,59 @@ def app_dirs(tmp_path: Path) -> dict[str, Path]:
 
 
 @pytest.fixture
-def make_app(
+def make_desk(
     sandbox_transport: httpx.ASGITransport, app_dirs: dict[str, Path]
-) -> Iterator[Callable[..., Any]]:
+) -> Callable[..., Desk]:
+    """Factory of desks wired to the in-process sandbox (see ``make_app`` for the options)."""
+
+    def factory(
+        *,
+        sandbox: bool = True,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        api_secret: str | None = None,
+        transport: Any = sandbox_transport,
+        client_factory: Any = None,
+        clock: Any = None,
+        poll_interval: float = 1.0,
+        settings: Settings | None = None,
+        **settings_fields: Any,
+    ) -> Desk:
+        if settings is None:
+            # Through the real loader: the config file the test wrote counts.
+            flags = {
+                "base_url": "sandbox" if sandbox else base_url,
+                "api_key": api_key,
+                "api_secret": api_secret,
+                **settings_fields,
+            }
+            settings = load_settings(app_dirs["config_path"], flags=flags)
+        return Desk(
+            settings,
+            AppDirs(app_dirs["config_path"], app_dirs["data_dir"], app_dirs["log_dir"]),
+            clock=clock or (lambda: FROZEN_NOW),
+            transport=transport,
+            client_factory=client_factory,
+            poll_interval=poll_interval,
+        )
+
+    return factory
+
+
+@pytest.fixture
+def make_app(make_desk: Callable[..., Desk]) -> Iterator[Callable[..., Any]]:
     """Factory of ``AccountDeskApp`` instances wired to the in-process sandbox.
 
+    Options: ``sandbox`` (default True), ``base_url`` (live), ``api_key``,
+    ``api_secret``, ``transport``, ``client_factory``, ``clock``,
+    ``poll_interval``, any other ``Settings`` field, or a whole ``settings``.
     Two apps made by one test share the config, data and log dirs, which is
     how a test restarts the app (recent lookups, jobs) without a process.
     """
     from accountdesk.tui import AccountDeskApp
 
-    def factory(**overrides: Any) -> AccountDeskApp:
-        kwargs: dict[str, Any] = {
-            "transport": sandbox_transport,
-            "base_url": "http://sandbox",
-            "sandbox": True,
-            "clock": lambda: FROZEN_NOW,
-            **app_dirs,
-        }
-        kwargs.update(overrides)
-        app = AccountDeskApp(**kwargs)
+    def factory(*, log_level: str = "info", **overrides: Any) -> AccountDeskApp:
+        app = AccountDeskApp(make_desk(**overrides), cursor_blink=False, log_level=log_level)
         app.animation_level = "none"
         return app
 

@@ -107,7 +107,7 @@ async def test_manual_user_shows_account_and_a_balance_placeholder(make_app) -> 
 async def test_refresh_balance_tracks_a_job(make_app) -> None:
     app = make_app()
     tracked: list[tuple[str, str]] = []
-    app.track_job = lambda job, user_id: tracked.append((job.kind, user_id))
+    app.desk.track_job = lambda job, user_id: tracked.append((job.kind, user_id))
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await sign_in(pilot)
         await open_account(pilot, "user_good")

@@ -14,7 +14,6 @@ from tui_helpers import (
     widget_text,
 )
 
-from accountdesk.tui.logs import LOG_FILE_NAME
 from accountdesk.tui.resources import styles_dir
 from accountdesk.tui.screens.account import AccountScreen
 from accountdesk.tui.screens.help import HelpScreen
@@ -34,13 +33,14 @@ async def test_log_file_has_the_session_and_no_secret(make_app, app_dirs) -> Non
         logging.getLogger("accountdesk.test").info("typed secret=%s", "wrong-secret-123")
         # A secret typed at sign-in is hidden even where nothing labels it a secret.
         logging.getLogger("accountdesk.test").info("echo of the field: %s", "wrong-secret-123")
-    text = (app_dirs["log_dir"] / LOG_FILE_NAME).read_text()
+    text = (app_dirs["log_dir"] / "accountdesk.log").read_text()
     assert "signed in with key sandbox_key" in text
     assert "AC-101 · 401" in text
     for secret in ("sandbox_secret", "wrong-secret-123", number):
         assert secret not in text
     # The handler is gone once the app has exited.
-    assert not logging.getLogger("accountdesk").handlers
+    handlers = logging.getLogger("accountdesk").handlers
+    assert all(isinstance(handler, logging.NullHandler) for handler in handlers)
 
 
 def test_styles_are_found_from_the_checkout() -> None:
@@ -115,9 +115,9 @@ async def test_sign_out_returns_to_login(make_app) -> None:
         await app.screen.run_action("sign_out")
         await settle(pilot)
         assert type(app.screen).__name__ == "LoginScreen"
-        assert not app.signed_in
+        assert not app.desk.signed_in
         with pytest.raises(RuntimeError):
-            app.client  # noqa: B018
+            app.desk.client  # noqa: B018
 
 
 @pytest.mark.parametrize("size", [(80, 24), (60, 20), (120, 30)])

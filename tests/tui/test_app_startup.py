@@ -36,8 +36,12 @@ def first_frame(self):
     self.app.exit()
 
 LoginScreen._warm_up = first_frame
+from accountdesk.core.desk import Desk
+from accountdesk.core.paths import AppDirs
+from accountdesk.core.settings import load_settings
 folder = Path(tempfile.mkdtemp())
-app = AccountDeskApp(config_path=folder / "config.toml", data_dir=folder / "data", log_dir=folder / "logs")
+dirs = AppDirs(folder / "config.toml", folder / "data", folder / "logs")
+app = AccountDeskApp(Desk(load_settings(dirs.config_path), dirs))
 app.run(headless=True, size=(100, 30))
 """
 

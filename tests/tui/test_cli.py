@@ -37,8 +37,8 @@ def test_dashboard_gets_resolved_settings(monkeypatch: pytest.MonkeyPatch, tmp_p
     class FakeApp:
         return_code = 0
 
-        def __init__(self, *, settings, log_level):
-            seen["settings"] = settings
+        def __init__(self, desk, *, log_level, on_first_frame):
+            seen["settings"] = desk.settings
             seen["log_level"] = log_level
 
         def run(self) -> None:
@@ -71,6 +71,52 @@ def test_bad_config_exits_2_with_a_message(
     config.write_text('profile = "ghost"\n')
     assert cli.main(["--config", str(config)]) == 2
     assert "unknown profile 'ghost'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b'api_key = "\xff"', "is not UTF-8 text"),
+        (b"[profiles]\nstaging = 3\n", "profiles.staging: must be a table"),
+        (b"base_url = [", "is not valid TOML"),
+    ],
+)
+def test_each_unusable_config_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, problem: str
+) -> None:
+    config = tmp_path / "c.toml"
+    config.write_bytes(content)
+    assert cli.main(["--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"accountdesk: {config}: ") and problem in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_config_that_is_a_folder_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["--config", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"accountdesk: {tmp_path}: is a folder, not a config file\n"
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "http", "-1"])
+def test_a_bad_sandbox_port_is_a_clear_error(capsys: pytest.CaptureFixture[str], port: str) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["sandbox", "--port", port])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "accountdesk: argument --port:" in err and "Traceback" not in err
+
+
+def test_version_has_one_source(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    import accountdesk
+
+    with pytest.raises(SystemExit):
+        cli.main(["--version"])
+    assert capsys.readouterr().out.strip() == f"accountdesk {accountdesk.__version__}"
+    assert version("accountdesk") == accountdesk.__version__
 
 
 def test_python_dash_m_accountdesk_help() -> None:
@@ -106,7 +152,7 @@ def test_help_keeps_paths_whole_and_explains_the_screenshot_folder(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from accountdesk.cli import build_parser
-    from accountdesk.tui.config import default_config_path, default_log_dir
+    from accountdesk.core.paths import default_config_path, default_log_dir
 
     monkeypatch.setenv("COLUMNS", "60")
     with pytest.raises(SystemExit):

@@ -17,7 +17,7 @@ from tui_helpers import (
 from accountdesk.client import ApiError, MalformedResponseError, TransportError
 from accountdesk.contract import ERRORS
 from accountdesk.contract.endpoints import IDENTITY_START, TOKEN
-from accountdesk.tui.error_log import ErrorRecord
+from accountdesk.core.errors import ErrorRecord
 from accountdesk.tui.screens.error_log import ErrorLogScreen
 
 pytestmark = pytest.mark.anyio
@@ -57,7 +57,7 @@ async def test_html_from_a_proxy_is_an_unexpected_response(make_app) -> None:
         ((title, _message, severity),) = toasts(app)
         assert title == "Unexpected response · 502"
         assert severity == "error"
-        assert app.error_log.records[0].code is None
+        assert app.desk.error_log.records[0].code is None
 
 
 def test_records_take_titles_from_the_error_kind(frozen_now) -> None:
@@ -139,9 +139,11 @@ async def test_open_error_log_shows_new_errors(make_app, frozen_now) -> None:
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await pilot.press("f3")
         await pilot.pause()
-        app.report_error(
-            TransportError("timeout", "GET /accounts/x timed out", method="GET", path="/accounts/x")
+        # What a failed poll does: the desk records it and tells the app.
+        error = TransportError(
+            "timeout", "GET /accounts/x timed out", method="GET", path="/accounts/x"
         )
+        app.desk.listener.error_recorded(app.desk.record_error(error))
         await pilot.pause()
         table = app.screen.query_one(DataTable)
         assert table.row_count == 1

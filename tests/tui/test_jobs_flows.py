@@ -17,13 +17,14 @@ from tui_helpers import (
     start_mfa_refresh,
 )
 
+from accountdesk.core.poller import PollerState
 from accountdesk.sandbox import FrozenClock, create_app
 from accountdesk.tui.screens.jobs import JobsScreen
 from accountdesk.tui.screens.mfa import MfaDialog
 
 
 def quiet(app: Any) -> Any:
-    app.jobs_poll_interval = 3600.0  # rounds are driven by the test
+    app.desk.poll_interval = 3600.0  # rounds are driven by the test
     return app
 
 
@@ -64,15 +65,17 @@ async def test_jobs_screen_lists_polls_and_pauses(make_app: Any, sandbox_app: An
                                              ["user_good", "balance_refresh", "pending"]]  # fmt: skip
         assert "Polling live" in status_line(screen) and "2 unfinished" in status_line(screen)
         await pilot.press("p")
-        assert app.polling_paused and "Polling paused" in status_line(screen)
-        assert app.poll_jobs_now() is None  # paused: the timer's rounds do nothing
+        assert app.desk.poller.state is PollerState.PAUSED and "Polling paused" in status_line(
+            screen
+        )
+        assert app.desk.poller.poll_now() == 0  # paused: the timer's rounds do nothing
         sandbox_app.state.clock.advance(5)
         await pilot.press("r")  # r polls now, paused or not
         await settle(pilot)
         assert [row[2] for row in table_rows(screen)] == ["completed", "completed"]
         assert "0 unfinished" in status_line(screen)
         await pilot.press("p")
-        assert not app.polling_paused
+        assert app.desk.poller.state is not PollerState.PAUSED
         await pilot.press("r")
         await pilot.pause()
         assert any("No unfinished job" in n.message for n in app._notifications)
@@ -110,9 +113,9 @@ async def test_jobs_survive_a_restart(make_app: Any) -> None:
             ["user_good", "identity"],
             ["user_good", "balance_refresh"],
         ]
-        second.poll_jobs_now()  # same sandbox: both jobs are still known
+        second.desk.poller.poll_now()  # same sandbox: both jobs are still known
         await settle(pilot)
-        assert not any(job.gone for job in second.job_tracker.jobs)
+        assert not any(job.gone for job in second.desk.tracker.jobs)
 
 
 @pytest.mark.anyio
@@ -123,12 +126,12 @@ async def test_jobs_of_an_earlier_sandbox_are_marked_gone(make_app: Any) -> None
     second = quiet(make_app(transport=another_sandbox()))
     async with second.run_test(size=(100, 30), notifications=True) as pilot:
         await sign_in(pilot)
-        second.poll_jobs_now()
+        second.desk.poller.poll_now()
         await settle(pilot)
-        jobs = second.job_tracker.jobs
+        jobs = second.desk.tracker.jobs
         assert len(jobs) == 2 and all(job.gone and not job.is_pollable for job in jobs)
         assert not any(n.title and n.title.startswith("AC-109") for n in second._notifications)
-        assert second.poll_jobs_now(force=True) is None  # never polled again
+        assert second.desk.poller.poll_now(force=True) == 0  # never polled again
         second.action_show_jobs()
         await settle(pilot)
         assert [row[2] for row in table_rows(second.screen)] == ["gone", "gone"]
@@ -143,7 +146,7 @@ async def test_the_gone_note_is_shown_whole_at_80_columns(make_app: Any) -> None
     second = quiet(make_app(transport=another_sandbox()))
     async with second.run_test(size=(80, 24)) as pilot:
         await sign_in(pilot)
-        second.poll_jobs_now()
+        second.desk.poller.poll_now()
         await settle(pilot)
         second.action_show_jobs()
         await settle(pilot)
@@ -170,7 +173,7 @@ async def test_age_counts_on_the_app_clock_when_the_service_clock_is_ahead(
         await settle(pilot)
         [row] = table_rows(app.screen)
         assert row[3] == "12s"  # not "0s" until our clock catches up
-        assert app.job_tracker.jobs[0].created_at == FROZEN_NOW + dt.timedelta(hours=1)
+        assert app.desk.tracker.jobs[0].created_at == FROZEN_NOW + dt.timedelta(hours=1)
 
 
 @pytest.mark.anyio
@@ -182,6 +185,7 @@ async def test_a_corrupt_jobs_file_does_not_stop_the_app(
     app = quiet(make_app())
     async with app.run_test(size=(100, 30)) as pilot:
         await start_jobs(pilot)
-        assert len(app.job_tracker) == 2
-    assert (app_dirs["data_dir"] / "jobs.json.bak").read_text().endswith("[tru")
+        assert len(app.desk.tracker) == 2
+    [aside] = app_dirs["data_dir"].glob("jobs.json.unreadable-*")
+    assert aside.read_text().endswith("[tru")
     assert '"user_good"' in (app_dirs["data_dir"] / "jobs.json").read_text()

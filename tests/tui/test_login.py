@@ -25,8 +25,8 @@ async def test_sandbox_credentials_are_prefilled_and_sign_in(make_app) -> None:
         assert str(app.screen.query_one("#service-badge").render()).strip() == "SANDBOX"
         await sign_in(pilot)
         assert isinstance(app.screen, LookupScreen)
-        assert app.signed_in
-        assert app.signed_in_as == "sandbox_key"
+        assert app.desk.signed_in
+        assert app.desk.signed_in_as == "sandbox_key"
 
 
 async def test_enter_in_a_field_signs_in(make_app) -> None:
@@ -48,7 +48,7 @@ async def test_wrong_secret_toasts_ac101_and_keeps_what_was_typed(make_app) -> N
         assert app.screen.query_one("#api-key", Input).value == "sandbox_key"
         assert app.screen.query_one("#api-secret", Input).value == "not-the-secret"
         assert not app.screen.query_one("#sign-in").disabled
-        assert not app.signed_in
+        assert not app.desk.signed_in
 
 
 async def test_missing_key_toasts_ac100(make_app) -> None:
@@ -80,7 +80,7 @@ async def test_unreachable_service_is_a_connection_toast_not_an_ac_code(make_app
         assert severity == "error"
         assert isinstance(app.screen, LoginScreen)
         assert app.screen.query_one("#api-secret", Input).value == "live_secret"
-        assert app.error_log.records[0].code is None
+        assert app.desk.error_log.records[0].code is None
 
 
 async def test_live_base_url_can_be_edited_before_sign_in(make_app) -> None:
@@ -90,8 +90,8 @@ async def test_live_base_url_can_be_edited_before_sign_in(make_app) -> None:
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         app.screen.query_one("#base-url", Input).value = "https://OTHER.example/v1/"
         await sign_in(pilot, api_key="k", api_secret="s")
-        assert app.service_url == "https://other.example/v1"
-        assert app.base_url_key == "https://other.example/v1"
+        assert app.desk.service_url == "https://other.example/v1"
+        assert app.desk.service_key == "https://other.example/v1"
         assert "LIVE other.example" in str(app.screen.query_one("#service-badge").render())
         app.screen.query_one("#base-url", Input).value = "not a url"
         await sign_in(pilot)
@@ -99,7 +99,7 @@ async def test_live_base_url_can_be_edited_before_sign_in(make_app) -> None:
 
 
 async def test_a_sandbox_that_fails_to_start_is_a_toast_not_a_hang(make_app, monkeypatch) -> None:
-    import accountdesk.tui.connection as connection
+    import accountdesk.core.connection as connection
 
     def broken() -> None:
         raise ImportError("No module named 'fastapi'")
@@ -108,8 +108,12 @@ async def test_a_sandbox_that_fails_to_start_is_a_toast_not_a_hang(make_app, mon
     app = make_app(transport=None)
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await sign_in(pilot)
-        assert toasts(app)[-1][:2] == ("Sign-in failed", "ImportError: No module named 'fastapi'")
+        # An internal error: one toast that says where the details are, the
+        # traceback in the log, and the button back for another try.
+        title, message, _severity = toasts(app)[-1]
+        assert title == "Internal error" and "details are in the log" in message
         assert not app.screen.query_one("#sign-in").disabled
+        assert "ImportError" in app.desk.error_log.records[-1].kind
 
 
 async def test_default_embedded_sandbox_is_built_on_demand(make_app) -> None:
@@ -117,7 +121,7 @@ async def test_default_embedded_sandbox_is_built_on_demand(make_app) -> None:
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await sign_in(pilot)
         assert isinstance(app.screen, LookupScreen)
-        assert app.base_url_key == "sandbox"
+        assert app.desk.service_key == "sandbox"
 
 
 @pytest.mark.parametrize(
@@ -138,41 +142,11 @@ async def test_a_url_the_client_would_refuse_is_refused_before_the_badge_changes
         problem = app.screen.query_one("#base-url-problem")
         assert problem.display and str(problem.render()).strip()
         assert field.value == typed  # kept as typed, to be corrected
-        assert app.service_url == "https://api.bank.example"
+        assert app.desk.service_url == "https://api.bank.example"
         assert "LIVE api.bank.example" in str(app.screen.query_one("#service-badge").render())
         field.value = "https://api.bank.example"
         await pilot.pause()
         assert not problem.display
-
-
-@pytest.mark.parametrize(
-    "url",
-    [
-        "http://127.0.0.1:9zz",
-        "https://h.example:8443/v1/",
-        "http://[::1]:8/x",
-        "https://u:p@h",
-        "https://h/?a=1",
-        "mailto:x@y",
-        "HTTPS://Host/API/",
-    ],
-)
-def test_login_check_agrees_with_the_client(url: str) -> None:
-    from accountdesk.client import AccountDataClient, InvalidBaseUrlError
-    from accountdesk.tui.config import ConfigError, normalise_base_url
-
-    try:
-        normalised = normalise_base_url(url)
-    except ConfigError:
-        normalised = None
-    try:
-        AccountDataClient(url, "k", "s")
-        client_accepts = True
-    except InvalidBaseUrlError:
-        client_accepts = False
-    assert (normalised is not None) == client_accepts
-    if normalised is not None:
-        AccountDataClient(normalised, "k", "s")  # the normalised spelling is accepted too
 
 
 async def test_remember_says_the_url_is_saved_on_a_live_service(make_app, app_dirs) -> None:

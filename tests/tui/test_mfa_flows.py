@@ -24,8 +24,9 @@ from tui_helpers import (
 from accountdesk.client import AccountBlockedError
 from accountdesk.contract import ERRORS
 from accountdesk.contract.endpoints import JOB
+from accountdesk.core.mfa import format_countdown
 from accountdesk.tui.screens.help import HelpScreen
-from accountdesk.tui.screens.mfa import MfaDialog, format_countdown
+from accountdesk.tui.screens.mfa import MfaDialog
 from accountdesk.tui.widgets.footer import AppFooter
 
 
@@ -48,7 +49,7 @@ def test_format_countdown() -> None:
 @pytest.mark.anyio
 async def test_wrong_answers_then_blocked(make_app: Any) -> None:
     app = make_app()
-    app.jobs_poll_interval = 3600
+    app.desk.poll_interval = 3600
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         dialog = await start_mfa_refresh(pilot)
         assert "Attempts left: 3" in text_of(dialog, "#mfa-attempts")
@@ -63,32 +64,31 @@ async def test_wrong_answers_then_blocked(make_app: Any) -> None:
         # The third wrong answer fails the job: toast, dialog closed, job failed.
         assert not isinstance(app.screen, MfaDialog)
         assert "Job failed · AC-108" in toast_titles(app)
-        [job] = app.job_tracker.jobs
+        [job] = app.desk.tracker.jobs
         assert job.status == "failed" and job.last_error_code == "AC-108"
         # The next refresh is refused while the account is blocked.
         await pilot.press("b")
         await settle(pilot)
-        blocked = [e for e in app.error_log.records if e.code == "AC-108"] if hasattr(
-            app, "error_log") else []  # fmt: skip
+        blocked = [e for e in app.desk.error_log.records if e.code == "AC-108"]
         assert blocked, toast_titles(app)
         with pytest.raises(AccountBlockedError):
-            await app.client.refresh_balance("user_mfa")
+            await app.desk.client.refresh_balance("user_mfa")
 
 
 @pytest.mark.anyio
 async def test_right_answer_resumes_and_job_completes(make_app: Any, sandbox_app: Any) -> None:
     app = make_app()
-    app.jobs_poll_interval = 3600
+    app.desk.poll_interval = 3600
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await start_mfa_refresh(pilot)
         await answer_mfa(pilot, "1234")
         assert not isinstance(app.screen, MfaDialog)
-        [job] = app.job_tracker.jobs
+        [job] = app.desk.tracker.jobs
         assert job.status == "in_progress"
         sandbox_app.state.clock.advance(5)
-        app.poll_jobs_now()
+        app.desk.poller.poll_now()
         await settle(pilot)
-        assert app.job_tracker.jobs[0].status == "completed"
+        assert app.desk.tracker.jobs[0].status == "completed"
         assert "Job completed" in toast_titles(app)
 
 
@@ -96,36 +96,36 @@ async def test_right_answer_resumes_and_job_completes(make_app: Any, sandbox_app
 async def test_expired_session_closes_with_ac110(make_app: Any, sandbox_app: Any) -> None:
     clock = HandClock()
     app = make_app(clock=clock)
-    app.jobs_poll_interval = 3600
+    app.desk.poll_interval = 3600
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         dialog = await start_mfa_refresh(pilot)
         clock.now = FROZEN_NOW + dt.timedelta(seconds=61)
-        dialog._draw_countdown()
+        dialog._draw_facts()
         assert "03:59" in text_of(dialog, "#mfa-countdown")
         sandbox_app.state.clock.advance(301)
         clock.now = FROZEN_NOW + dt.timedelta(seconds=301)
-        dialog._draw_countdown()
+        dialog._draw_facts()
         assert "Session expired" in text_of(dialog, "#mfa-countdown")
         await answer_mfa(pilot, "1234")
         assert not isinstance(app.screen, MfaDialog)
         assert any(title and title.startswith("AC-110") for title in toast_titles(app)), (
             toast_titles(app)
         )
-        app.poll_jobs_now()
+        app.desk.poller.poll_now()
         await settle(pilot)
-        assert app.job_tracker.jobs[0].status == "failed"
+        assert app.desk.tracker.jobs[0].status == "failed"
 
 
 @pytest.mark.anyio
 async def test_escape_cancels_and_m_reopens(make_app: Any) -> None:
     app = make_app()
-    app.jobs_poll_interval = 3600
+    app.desk.poll_interval = 3600
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await start_mfa_refresh(pilot)
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, MfaDialog)
-        assert app.job_tracker.jobs[0].status == "mfa_required"
+        assert app.desk.tracker.jobs[0].status == "mfa_required"
         await pilot.press("j")
         await settle(pilot)
         await pilot.press("m")
@@ -136,7 +136,7 @@ async def test_escape_cancels_and_m_reopens(make_app: Any) -> None:
 @pytest.mark.anyio
 async def test_the_answer_is_never_logged_or_kept(make_app: Any, app_dirs: dict[str, Any]) -> None:
     app = make_app(log_level="debug")
-    app.jobs_poll_interval = 3600
+    app.desk.poll_interval = 3600
     async with app.run_test(size=(100, 30)) as pilot:
         dialog = await start_mfa_refresh(pilot)
         await answer_mfa(pilot, "86420")
@@ -168,7 +168,7 @@ async def test_countdown_end_closes_when_the_service_agrees(
 ) -> None:
     clock = HandClock()
     app = make_app(clock=clock)
-    app.jobs_poll_interval = 3600
+    app.desk.poll_interval = 3600
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         dialog = await start_mfa_refresh(pilot)
         sandbox_app.state.clock.advance(301)
@@ -177,8 +177,8 @@ async def test_countdown_end_closes_when_the_service_agrees(
         assert "Session expired" in text_of(dialog, "#mfa-countdown")
         await settle(pilot)
         assert not isinstance(app.screen, MfaDialog)
-        assert toast(app, "Job failed · AC-110").message == EXPIRED
-        [job] = app.job_tracker.jobs
+        assert toast(app, "Job failed · AC-110").message.endswith(f"failed: {EXPIRED}")
+        [job] = app.desk.tracker.jobs
         assert job.status == "failed" and job.last_error_code == "AC-110"
 
 
@@ -186,7 +186,7 @@ async def test_countdown_end_closes_when_the_service_agrees(
 async def test_countdown_end_keeps_the_dialog_while_the_service_waits(make_app: Any) -> None:
     clock = HandClock()
     app = make_app(clock=clock)
-    app.jobs_poll_interval = 3600
+    app.desk.poll_interval = 3600
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         dialog = await start_mfa_refresh(pilot)
         clock.now = FROZEN_NOW + dt.timedelta(seconds=301)  # only this computer's clock moved
@@ -196,7 +196,7 @@ async def test_countdown_end_keeps_the_dialog_while_the_service_waits(make_app: 
         assert "service still waits" in text_of(dialog, "#mfa-message")
         await answer_mfa(pilot, "1234")  # and the service does take the answer
         assert not isinstance(app.screen, MfaDialog)
-        assert app.job_tracker.jobs[0].status == "in_progress"
+        assert app.desk.tracker.jobs[0].status == "in_progress"
 
 
 @pytest.mark.anyio
@@ -205,7 +205,7 @@ async def test_dialog_rereads_its_job_one_read_at_a_time(
 ) -> None:
     transport = RecordingTransport(sandbox_transport)
     app = make_app(transport=transport)  # the app clock stays frozen: the countdown says 05:00
-    app.jobs_poll_interval = 3600
+    app.desk.poll_interval = 3600
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         dialog = await start_mfa_refresh(pilot)
         assert dialog.check_timer is not None and dialog.check_timer._callback == dialog.check_due
@@ -219,46 +219,46 @@ async def test_dialog_rereads_its_job_one_read_at_a_time(
         await settle(pilot)
         assert job_reads(transport) == before + 2
         assert not isinstance(app.screen, MfaDialog)
-        assert toast(app, "Job failed · AC-110").message == EXPIRED
-        assert app.job_tracker.jobs[0].status == "failed"
+        assert toast(app, "Job failed · AC-110").message.endswith(f"failed: {EXPIRED}")
+        assert app.desk.tracker.jobs[0].status == "failed"
 
 
 @pytest.mark.anyio
 async def test_dialog_closes_when_answered_elsewhere(make_app: Any) -> None:
     app = make_app()
-    app.jobs_poll_interval = 3600
+    app.desk.poll_interval = 3600
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         dialog = await start_mfa_refresh(pilot)
         job_id = dialog.job_id
-        await app.client.submit_mfa("user_mfa", job_id, "1234")  # another desk answers
-        await app.client.resolve_mfa("user_mfa", job_id)
+        await app.desk.client.submit_mfa("user_mfa", job_id, "1234")  # another desk answers
+        await app.desk.client.resolve_mfa("user_mfa", job_id)
         dialog.check_job()
         await settle(pilot)
         assert not isinstance(app.screen, MfaDialog)
         assert "answered elsewhere" in toast(app, "MFA").message
-        assert app.job_tracker.jobs[0].status == "in_progress"
+        assert app.desk.tracker.jobs[0].status == "in_progress"
 
 
 @pytest.mark.anyio
 async def test_dialog_closes_when_blocked_elsewhere(make_app: Any) -> None:
     app = make_app()
-    app.jobs_poll_interval = 3600
+    app.desk.poll_interval = 3600
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         dialog = await start_mfa_refresh(pilot)
         for wrong in ("1", "2", "3"):
-            await app.client.submit_mfa("user_mfa", dialog.job_id, wrong)
-            await app.client.resolve_mfa("user_mfa", dialog.job_id)
+            await app.desk.client.submit_mfa("user_mfa", dialog.job_id, wrong)
+            await app.desk.client.resolve_mfa("user_mfa", dialog.job_id)
         dialog.check_job()
         await settle(pilot)
         assert not isinstance(app.screen, MfaDialog)
         assert "Job failed · AC-108" in toast_titles(app)
-        assert app.job_tracker.jobs[0].last_error_code == "AC-108"
+        assert app.desk.tracker.jobs[0].last_error_code == "AC-108"
 
 
 @pytest.mark.anyio
 async def test_f1_help_over_the_dialog_and_its_own_keys(make_app: Any, sandbox_app: Any) -> None:
     app = make_app()
-    app.jobs_poll_interval = 3600
+    app.desk.poll_interval = 3600
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         dialog = await start_mfa_refresh(pilot)
         footer = dialog.query_one(AppFooter)
@@ -278,13 +278,13 @@ async def test_f1_help_over_the_dialog_and_its_own_keys(make_app: Any, sandbox_a
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, (HelpScreen, MfaDialog))
-        assert toast(app, "Job failed · AC-110").message == EXPIRED
+        assert toast(app, "Job failed · AC-110").message.endswith(f"failed: {EXPIRED}")
 
 
 @pytest.mark.anyio
 async def test_a_covered_dialog_checks_when_shown_again(make_app: Any, sandbox_app: Any) -> None:
     app = make_app()
-    app.jobs_poll_interval = 3600
+    app.desk.poll_interval = 3600
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         dialog = await start_mfa_refresh(pilot)
         await pilot.press("f1")

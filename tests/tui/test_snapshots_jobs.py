@@ -30,7 +30,7 @@ SIZE = (100, 30)
 
 def quiet_app(make_app: Any, clock: HandClock | None = None) -> Any:
     app = make_app(clock=clock or HandClock())
-    app.jobs_poll_interval = 3600.0
+    app.desk.poll_interval = 3600.0
     return app
 
 
@@ -67,7 +67,7 @@ def test_jobs_screen(
         await settle(pilot)
         sandbox_app.state.clock.advance(1)
         clock.advance(12)
-        pilot.app.poll_jobs_now()
+        pilot.app.desk.poller.poll_now()
         await settle(pilot)
         await pilot.press("j")
         await settle(pilot)

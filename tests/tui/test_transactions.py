@@ -11,8 +11,9 @@ import pytest
 from textual.widgets import Input, Static
 from tui_helpers import settle, sign_in
 
+from accountdesk.core.store import Store
+from accountdesk.core.transactions import TransactionView
 from accountdesk.tui.screens.transactions import TransactionsScreen
-from accountdesk.tui.transaction_view import TransactionView, rows_from
 from accountdesk.tui.widgets.transaction_table import TransactionTable
 
 
@@ -51,8 +52,9 @@ async def test_export_that_cannot_write_says_so(make_app: Any, app_dirs: dict[st
         await pilot.press("s")
         await settle(pilot)
         assert screen.last_export is None
-        [toast] = [n for n in app._notifications if n.title == "Export failed"]
-        assert toast.severity == "error" and str(blocker) in toast.message
+        # The store's one policy: said once, in a sentence naming the file.
+        [toast] = [n for n in app._notifications if n.title == "File problem"]
+        assert str(blocker) in toast.message and "Could not save" in toast.message
 
 
 @pytest.mark.anyio
@@ -162,7 +164,8 @@ async def test_user_bulk_counts_and_filter(make_app: Any) -> None:
         assert screen.view is not None
         kept = len(screen.view)
         assert 0 < kept < 100_000
-        assert all("pharmacy" in screen.view.row(i).haystack for i in range(kept))
+        rows = [screen.view.row(i) for i in range(kept)]
+        assert all("pharmacy" in f"{r.description} {r.category}".lower() for r in rows)
         assert count_text(screen) == f"showing {kept:,} of 100,000"
         table = screen.query_one(TransactionTable)
         table.focus()
@@ -177,13 +180,13 @@ def test_view_sort_is_stable_and_csv_cells_are_defused(tmp_path: Path) -> None:
                                         "amount": "-1.00" if i % 2 else "2.00",
                                         "description": "=HYPERLINK(\"x\")" if i == 0 else f"Shop {i}",
                                         "category": "Misc"}) for i in range(4)]  # fmt: skip
-    view = TransactionView(rows_from(txns))
+    view = TransactionView.from_transactions(txns, "EUR")
     view.sort_by("amount")
     assert [view.row(i).transaction_id for i in range(4)] == ["t1", "t3", "t0", "t2"]
     view.sort_by("amount")  # again: descending, ties still in the service's order
     assert view.sort_reverse
     assert [view.row(i).transaction_id for i in range(4)] == ["t0", "t2", "t1", "t3"]
-    count = view.export_csv(tmp_path / "out.csv", "EUR")
+    count = view.export_csv(Store(), tmp_path / "out.csv")
     lines = list(csv.reader((tmp_path / "out.csv").open(newline="")))
     assert count == 4 and lines[1][2] == '\'=HYPERLINK("x")' and lines[1][5] == "EUR"
     with pytest.raises(ValueError):

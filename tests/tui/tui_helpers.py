@@ -10,44 +10,31 @@ import datetime as dt
 from typing import Any
 
 from accountdesk.tui import screenshots
+from accountdesk.tui.driver import Driver
 
 #: Both clocks (sandbox and app) are frozen at this instant in tests; the same
 #: instant as ``screenshots/``, so the README's pictures match the snapshots.
 FROZEN_NOW = screenshots.FROZEN_NOW
 
 
+def driver(pilot: Any) -> Driver:
+    """The app's scripted steps, waiting the way Pilot waits."""
+    return Driver(pilot.app, pilot.pause)
+
+
 async def settle(pilot: Any) -> None:
     """Let every worker finish and every posted message be handled."""
-    for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+    await driver(pilot).settle()
 
 
 async def sign_in(pilot: Any, *, api_key: str | None = None, api_secret: str | None = None) -> None:
-    """Sign in from the login screen (fields pre-filled with sandbox credentials).
-
-    Pass ``api_key``/``api_secret`` to type other credentials first.
-    """
-    from textual.widgets import Input
-
-    screen = pilot.app.screen
-    if api_key is not None:
-        screen.query_one("#api-key", Input).value = api_key
-    if api_secret is not None:
-        screen.query_one("#api-secret", Input).value = api_secret
-    await pilot.pause()
-    await pilot.app.screen.run_action("sign_in")
-    await settle(pilot)
+    """Sign in from the sign-in screen (pre-filled with sandbox credentials)."""
+    await driver(pilot).sign_in(api_key=api_key, api_secret=api_secret)
 
 
 async def open_account(pilot: Any, user_id: str) -> None:
     """From the lookup screen, look ``user_id`` up and wait for the account screen to load."""
-    from textual.widgets import Input
-
-    pilot.app.screen.query_one("#user-id", Input).value = user_id
-    await pilot.pause()
-    await pilot.app.screen.run_action("lookup")
-    await settle(pilot)
+    await driver(pilot).open_account(user_id)
 
 
 async def start_mfa_refresh(pilot: Any) -> Any:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
+from typing import Any
 
 from . import endpoints as ep
 from .endpoints import Endpoint
@@ -98,7 +99,7 @@ _ON_TOKEN_AND_ACCOUNT = {ep.TOKEN.name: _ATTRIBUTES_INVALID, ep.ACCOUNT.name: _A
 
 
 def _spec(
-    code: str, status: int, message: str, condition: str, family: ErrorFamily, **kw
+    code: str, status: int, message: str, condition: str, family: ErrorFamily, **kw: Any
 ) -> ErrorSpec:
     return ErrorSpec(code, status, message, condition, family, **kw)
 

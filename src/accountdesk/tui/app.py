@@ -1,66 +1,93 @@
 """The dashboard application: the shell every screen runs in.
 
-The app owns the session (settings, the service connection, the signed-in
-client, the error log, the clock) and the global keys. Screens live in
-``tui/screens`` (one file each), job polling in :class:`JobsMixin`.
+The app owns one :class:`~accountdesk.core.desk.Desk` (the session's state)
+and the global keys. It gives the desk a scheduler (Textual timers and
+workers) and listens to it: what the desk says becomes a message, and the
+message handlers draw (toasts, the jobs signal, the MFA dialog). Screens live
+in ``tui/screens`` (one file each) and never import this module.
 
 Start-up is kept light: nothing here imports the sandbox or speaks to the
-network before the login screen has painted.
+network before the sign-in screen has painted.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Iterable, Mapping
-from datetime import UTC, datetime
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
+from textual.signal import Signal
+from textual.timer import Timer
+from textual.worker import Worker
 
-from .config import (
-    SANDBOX_BASE_URL,
-    ConfigError,
-    Settings,
-    default_data_dir,
-    default_log_dir,
-    remember_theme,
-    resolve_settings,
+from accountdesk.core.desk import Desk
+from accountdesk.core.errors import ErrorRecord
+from accountdesk.core.jobs import TrackedJob
+from accountdesk.core.logs import install_file_logging, remove_file_logging
+from accountdesk.core.notices import Notice, mfa_offer
+from accountdesk.core.poller import Cancellable, PollerState
+
+from .base import ForwardsWorkerFailures
+from .keymap import check_keymap
+from .messages import (
+    ErrorRecorded,
+    JobsChanged,
+    MfaNeeded,
+    OpenMfaDialog,
+    ServiceFailed,
+    ShowNotice,
+    SignedIn,
+    SignOutRequested,
 )
-from .connection import ClientFactory, ServiceConnection
-from .error_log import ErrorLog, ErrorRecord
-from .history import RecentLookups
-from .logs import install_file_logging, remove_file_logging
-from .messages import ServiceFailed, SignedIn
-from .poller import JobsMixin
 from .resources import styles_path
+from .screens.login import LoginScreen
 
 if TYPE_CHECKING:
-    import httpx
-    from textual.dom import DOMNode
+    from accountdesk.core.mfa import MfaResult
 
-    from accountdesk.client import AccountDataClient, AccountDataError
+__all__ = ["AccountDeskApp"]
 
 log = logging.getLogger(__name__)
 
-Clock = Callable[[], datetime]
+
+class _TimerHandle:
+    def __init__(self, timer: Timer) -> None:
+        self._timer = timer
+
+    def cancel(self) -> None:
+        self._timer.stop()
 
 
-def _system_clock() -> datetime:
-    return datetime.now(UTC)
+class TextualScheduler:
+    """The desk's timers and background work, as Textual timers and workers."""
+
+    def __init__(self, app: App[None]) -> None:
+        self.app = app
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Cancellable:
+        return _TimerHandle(self.app.set_timer(delay, callback, name="jobs-poll"))
+
+    def spawn(self, work: Callable[[], object], name: str) -> Cancellable:
+        worker: Worker[object] = self.app.run_worker(
+            work(),  # type: ignore[arg-type]
+            name=name,
+            group="jobs",
+            exit_on_error=False,
+        )
+        return worker
 
 
-class AccountDeskApp(JobsMixin, App[None]):
+class AccountDeskApp(ForwardsWorkerFailures, App[None]):
     """Terminal dashboard for the Account Data Service.
 
-    Everything a test needs to inject goes through the constructor: the
-    transport (or a whole client factory), the base URL and sandbox flag,
-    the clock, and the config file, data and log folders. Without them the
-    app reads the user's config and runs on the embedded sandbox.
+    ``desk`` holds everything a session needs (see ``accountdesk.core.desk``);
+    ``cursor_blink=False`` keeps input cursors steady for snapshots and demos.
     """
 
     TITLE = "accountdesk"
@@ -84,126 +111,57 @@ class AccountDeskApp(JobsMixin, App[None]):
 
     def __init__(
         self,
+        desk: Desk,
         *,
-        settings: Settings | None = None,
-        base_url: str | None = None,
-        sandbox: bool | None = None,
-        api_key: str | None = None,
-        api_secret: str | None = None,
-        transport: httpx.AsyncBaseTransport | None = None,
-        client_factory: ClientFactory | None = None,
-        clock: Clock | None = None,
-        config_path: Path | None = None,
-        data_dir: Path | None = None,
-        log_dir: Path | None = None,
+        cursor_blink: bool = True,
         log_level: str = "info",
+        on_first_frame: Callable[[], None] | None = None,
     ) -> None:
-        if settings is None:
-            settings = resolve_settings(
-                config_path=config_path,
-                base_url=None if sandbox else base_url,
-                sandbox=bool(sandbox),
-            )
-        self.settings = settings
-        self.sandbox = settings.sandbox if sandbox is None else sandbox
-        if self.sandbox:
-            self.service_url = base_url or SANDBOX_BASE_URL
-        else:  # the resolved (normalised) URL of a live service
-            self.service_url = settings.base_url or base_url or SANDBOX_BASE_URL
-        self.initial_api_key = api_key if api_key is not None else settings.api_key
-        self.initial_api_secret = api_secret if api_secret is not None else settings.api_secret
-        self.config_path = config_path or settings.config_path
-        self._data_dir = data_dir or default_data_dir()
-        self.log_dir = log_dir or default_log_dir()
-        self.log_level = log_level
-        self._clock = clock or _system_clock
-        self.connection = ServiceConnection(
-            base_url=self.service_url,
-            sandbox=self.sandbox,
-            transport=transport,
-            client_factory=client_factory,
-        )
-        self.error_log = ErrorLog()
-        self.recent_lookups = RecentLookups(self._data_dir, self.connection.base_url_key)
-        self.signed_in_as = ""
-        self._client: AccountDataClient | None = None
-        self._log_handler: logging.Handler | None = None
-        self._logged_clashes: set[tuple[str, frozenset[str]]] = set()
+        self.desk = desk
+        self.cursor_blink = cursor_blink
+        self._on_first_frame = on_first_frame
+        # The log first: nothing below may log to the terminal.
+        self._log_handler = install_file_logging(desk.dirs.log_file, log_level)
         super().__init__()
-        if settings.theme and settings.theme in self.available_themes:
-            self.theme = settings.theme
-
-    # -- what screens and JobsMixin rely on ---------------------------------
-
-    @property
-    def client(self) -> AccountDataClient:
-        """The signed-in client (RuntimeError before sign-in)."""
-        if self._client is None:
-            raise RuntimeError("not signed in")
-        return self._client
-
-    @property
-    def signed_in(self) -> bool:
-        return self._client is not None
-
-    @property
-    def data_dir(self) -> Path:
-        return self._data_dir
-
-    @property
-    def base_url_key(self) -> str:
-        return self.connection.base_url_key
-
-    def now(self) -> datetime:
-        """The app clock (aware UTC); injected in tests."""
-        return self._clock()
-
-    def use_base_url(self, base_url: str) -> None:
-        """Point the (live) app at another base URL, typed on the login screen."""
-        if base_url == self.service_url or self.sandbox:
-            return
-        self.service_url = base_url
-        self.connection = self.connection.with_base_url(base_url)
-        self.recent_lookups = RecentLookups(self._data_dir, self.base_url_key)
-        from .widgets.header import AppHeader
-
-        for header in self.screen.query(AppHeader):
-            header.show_service(base_url, sandbox=False)
-
-    def report_error(self, error: AccountDataError) -> None:
-        """Toast ``error`` (network text, so markup off) and add it to the error log."""
-        record = ErrorRecord.from_error(error, self.now())
-        self.error_log.append(record)
-        log.warning("%s: %s %s -> %s", record.title, record.method, record.path, record.message)
-        self.notify(record.message, title=record.title, severity=record.severity, markup=False)
-        from .screens.error_log import ErrorLogScreen
-
-        if isinstance(self.screen, ErrorLogScreen):  # an error from a poll while the log is open
-            self.screen.show_records()
+        self.jobs_changed_signal: Signal[None] = Signal(self, "jobs-changed")
+        self._jobs_change_pending = False
+        self._logged_clashes: set[tuple[str, frozenset[str]]] = set()
+        desk.attach(self, TextualScheduler(self))
+        theme = desk.settings.theme
+        if theme and theme in self.available_themes:
+            self.theme = theme
 
     # -- lifecycle -----------------------------------------------------------
 
     def on_mount(self) -> None:
-        self._log_handler = install_file_logging(
-            self.log_dir, self.log_level, secrets=[self.initial_api_secret]
-        )
-        log.info("accountdesk started (pid %s) on %s", os.getpid(), self.base_url_key)
-        if self.settings.keymap:
-            self._apply_keymap(self.settings.keymap)
+        log.info("accountdesk started (pid %s) on %s", os.getpid(), self.desk.service_key)
+        ignored = self.desk.settings.ignored_keys
+        if ignored:
+            log.info("config keys this version ignores: %s", ", ".join(ignored))
+        if self.desk.settings.keymap:
+            self._apply_keymap()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
-        from .screens.login import LoginScreen
-
         self.push_screen(LoginScreen())
+        if self._on_first_frame is not None:
+            self.call_after_refresh(self._on_first_frame)
 
-    def _apply_keymap(self, keymap: Mapping[str, str]) -> None:
+    async def on_unmount(self) -> None:
+        await self.desk.close()
+        remove_file_logging(self._log_handler)
+        self._log_handler = None
+
+    def _apply_keymap(self) -> None:
         """Use the config's keymap, leaving out (and reporting) what cannot work."""
-        from .keymap import check_keymap, dashboard_namespaces
+        from .screens import dashboard_screens, keymap_widgets
 
-        check = check_keymap(keymap, dashboard_namespaces())
+        check = check_keymap(
+            self.desk.settings.keymap, dashboard_screens(), type(self), keymap_widgets()
+        )
+        where = self.desk.dirs.config_path
         for problem in check.problems:
-            log.warning("keymap in %s: %s (ignored)", self.config_path, problem)
+            log.warning("keymap in %s: %s (ignored)", where, problem)
         for collision in check.collisions:
-            log.warning("keymap in %s: %s", self.config_path, collision)
+            log.warning("keymap in %s: %s", where, collision)
         if check.problems:
             # One toast for all of them; the names come from a file, so no markup.
             self.notify(
@@ -215,57 +173,108 @@ class AccountDeskApp(JobsMixin, App[None]):
             )
         self.set_keymap(check.usable)
 
-    def handle_bindings_clash(self, clashed_bindings: set[Binding], node: DOMNode) -> None:
+    def handle_bindings_clash(self, clashed_bindings: set[Binding], node: object) -> None:
         # Textual calls this on every key press while a clash is in the chain: log each once.
         clash = (type(node).__name__, frozenset(b.id or b.action for b in clashed_bindings))
         if clash not in self._logged_clashes:
             self._logged_clashes.add(clash)
             log.warning("key clash on %s: %s", clash[0], ", ".join(sorted(clash[1])))
 
-    async def on_unmount(self) -> None:
-        self.stop_jobs()
-        if self._client is not None:
-            await self._client.aclose()
-            self._client = None
-        if self._log_handler is not None:
-            remove_file_logging(self._log_handler)
-            self._log_handler = None
-
     def _remember_theme(self, theme: object) -> None:
         name = getattr(theme, "name", None)
-        if not name:
-            return
-        try:
-            remember_theme(self.config_path, name)
-        except (OSError, ConfigError) as error:  # a read-only config dir must not break theming
-            log.warning("could not save the theme to %s: %s", self.config_path, error)
+        if name and name != self.desk.settings.theme:
+            self.desk.remember_theme(name)
+
+    # -- the desk's listener (called on the app's thread or a worker thread) ---
+
+    def jobs_changed(self) -> None:
+        if not self._jobs_change_pending:
+            self._jobs_change_pending = True
+            self.post_message(JobsChanged())
+
+    def notice(self, notice: Notice) -> None:
+        self.post_message(ShowNotice(notice))
+
+    def error_recorded(self, record: ErrorRecord) -> None:
+        self.post_message(ErrorRecorded(record))
+
+    def mfa_needed(self, tracked: TrackedJob) -> None:
+        self.post_message(MfaNeeded(tracked))
+
+    # -- message handlers ------------------------------------------------------
+
+    def on_jobs_changed(self, message: JobsChanged) -> None:
+        self._jobs_change_pending = False
+        self.jobs_changed_signal.publish(None)
+
+    def on_show_notice(self, message: ShowNotice) -> None:
+        self.show_notice(message.notice)
+
+    def on_error_recorded(self, message: ErrorRecorded) -> None:
+        self.show_record(message.record)
+
+    def on_mfa_needed(self, message: MfaNeeded) -> None:
+        tracked = message.tracked
+        tracked.mfa_offered = True
+        if isinstance(self.screen, ModalScreen):
+            self.show_notice(mfa_offer(tracked))
+        else:
+            self.open_mfa_dialog(tracked.key)
 
     def on_service_failed(self, message: ServiceFailed) -> None:
-        """Every failed call a screen's worker reports ends up here."""
-        self.report_error(message.error)
+        """Every failure a screen or worker reports ends up here, once."""
+        self.show_record(self.desk.record_error(message.error))
 
     def on_signed_in(self, message: SignedIn) -> None:
         from .screens.lookup import LookupScreen
 
-        self._client = message.client
-        self.signed_in_as = message.api_key
-        log.info("signed in with key %s on %s", message.api_key, self.base_url_key)
-        self.init_jobs()
         self.switch_screen(LookupScreen())
 
-    async def sign_out(self) -> None:
-        """Forget the client and go back to the login screen."""
-        from .screens.login import LoginScreen
+    async def on_sign_out_requested(self, message: SignOutRequested) -> None:
+        await self.sign_out()
 
-        self.stop_jobs()
-        client, self._client = self._client, None
-        self.signed_in_as = ""
-        if client is not None:
-            await client.aclose()
+    def on_open_mfa_dialog(self, message: OpenMfaDialog) -> None:
+        self.open_mfa_dialog(message.key)
+
+    # -- drawing what the desk says ----------------------------------------------
+
+    def show_notice(self, notice: Notice) -> None:
+        self.notify(notice.message, title=notice.title, severity=notice.severity, markup=False)
+
+    def show_record(self, record: ErrorRecord) -> None:
+        """Toast an error record (network text, so markup off); refresh an open error log."""
+        from .screens.error_log import ErrorLogScreen
+
+        self.notify(record.message, title=record.title, severity=record.severity, markup=False)
+        if isinstance(self.screen, ErrorLogScreen):
+            self.screen.show_records()
+
+    # -- session -------------------------------------------------------------
+
+    async def sign_out(self) -> None:
+        """Forget the client and go back to the sign-in screen."""
+        await self.desk.sign_out()
         while len(self.screen_stack) > 2:
             self.pop_screen()
         self.switch_screen(LoginScreen())
-        log.info("signed out")
+
+    def open_mfa_dialog(self, key: str) -> bool:
+        """Open the MFA dialog for a tracked job waiting on MFA; False if it is not."""
+        from .screens.mfa import MfaDialog
+
+        tracked = self.desk.tracker.get(key)
+        if tracked is None or not tracked.needs_mfa:
+            self.notify("That job is not waiting for MFA.", severity="warning")
+            return False
+        if any(isinstance(screen, MfaDialog) for screen in self.screen_stack):
+            return False
+        tracked.mfa_offered = True
+        self.push_screen(MfaDialog(tracked), callback=partial(self._mfa_closed, tracked.user_id))
+        return True
+
+    def _mfa_closed(self, user_id: str, result: MfaResult | None) -> None:
+        if result is not None and result.job is not None:
+            self.desk.update_job(result.job, user_id)
 
     # -- global actions ------------------------------------------------------
 
@@ -283,36 +292,42 @@ class AccountDeskApp(JobsMixin, App[None]):
         if not isinstance(self.screen, ErrorLogScreen):
             self.push_screen(ErrorLogScreen())
 
-    def deliver_screenshot(
-        self,
-        filename: str | None = None,
-        path: str | None = None,
-        time_format: str | None = None,
-    ) -> str | None:
-        """Save an SVG of the screen under ``data_dir/screenshots`` and toast where.
+    def action_show_jobs(self) -> None:
+        from .screens.jobs import JobsScreen
 
-        Textual's default folder is ~/Downloads, which many servers (and
-        fresh machines) do not have; the palette's "Screenshot" lands here.
-        """
-        folder = Path(path) if path else self.data_dir / "screenshots"
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            saved = self.save_screenshot(filename, str(folder), time_format)
-        except OSError as error:
-            log.warning("screenshot not saved in %s: %s", folder, error)
-            self.notify(str(error), title="Screenshot not saved", severity="error", markup=False)
-            return None
-        log.info("screenshot saved to %s", saved)
-        self.notify(saved, title="Screenshot saved", markup=False)
-        return saved
+        if not isinstance(self.screen, JobsScreen):
+            self.push_screen(JobsScreen())
+
+    def action_toggle_job_polling(self) -> None:
+        poller = self.desk.poller
+        if poller.state is PollerState.PAUSED:
+            poller.resume()
+            self.notify("Job polling resumed")
+        else:
+            poller.pause()
+            self.notify("Job polling paused")
+
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        """Save an SVG of the screen (0600) under the data dir and toast where."""
+        folder = Path(path) if path else self.desk.dirs.screenshots_dir
+        name = filename or f"accountdesk-{self.desk.now().strftime('%Y%m%d-%H%M%S')}.svg"
+        target = folder / name
+        svg = self.export_screenshot()
+        if not self.desk.store.write_text(target, svg):
+            return None  # the store told the user why
+        log.info("screenshot saved to %s", target)
+        self.notify(str(target), title="Screenshot saved", markup=False)
+        return str(target)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Jobs belong to a signed-in session; before that the key is hidden.
-        return not (action == "show_jobs" and not self.signed_in)
+        return not (action in {"show_jobs", "toggle_job_polling"} and not self.desk.signed_in)
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        if self.signed_in:
+        if self.desk.signed_in:
             yield SystemCommand(
                 "Pause or resume job polling",
                 "Stop or restart the live polling of every unfinished job",

@@ -4,17 +4,22 @@ Textual accepts any keymap silently: an id that names no binding, or a key
 it cannot parse, simply never fires. :func:`check_keymap` sorts the entries
 into the ones to use and the problems to tell the user about, and lists
 keys that would end up doing two things on one screen.
+
+Only public Textual API is used: binding ids come from the classes'
+``BINDINGS``; key names from :class:`textual.keys.Keys`.
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from textual.binding import Binding, BindingsMap
+from textual.binding import Binding
 from textual.dom import DOMNode
-from textual.keys import Keys, _character_to_key
+from textual.keys import Keys
+
+__all__ = ["KeymapCheck", "binding_ids", "check_keymap", "key_problem"]
 
 MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
 #: Key names Textual reports (``f5``, ``pageup``, ``escape``...), without modifiers.
@@ -60,67 +65,63 @@ def _is_key_name(name: str) -> bool:
     return True
 
 
-def known_binding_ids(owners: Iterable[type[DOMNode]] | None = None) -> set[str]:
-    """Ids of every binding of ``owners`` (default: every loaded widget, screen and app class)."""
-    ids: set[str] = set()
-    for owner in owners if owners is not None else _loaded_node_classes():
-        for bindings in owner._merge_bindings().key_to_bindings.values():
-            ids.update(binding.id for binding in bindings if binding.id)
-    return ids
+def _key_name(key: str) -> str:
+    """A single character as Textual names its key (``"?"`` -> ``"question_mark"``)."""
+    if len(key) != 1 or key.isalnum():
+        return key
+    try:
+        return unicodedata.name(key).lower().replace("-", "_").replace(" ", "_")
+    except ValueError:
+        return key
 
 
-def _loaded_node_classes() -> Iterable[type[DOMNode]]:
-    pending: list[type[DOMNode]] = [DOMNode]
-    seen: set[type[DOMNode]] = set()
-    while pending:
-        cls = pending.pop()
-        if cls in seen:
-            continue
-        seen.add(cls)
-        pending.extend(cls.__subclasses__())
-    return seen
+def _bindings(owner: type[DOMNode]) -> Iterator[Binding]:
+    for cls in owner.__mro__:
+        for item in vars(cls).get("BINDINGS", ()):
+            if isinstance(item, Binding):
+                yield item
+            elif isinstance(item, tuple) and len(item) >= 2:
+                yield Binding(*item)
 
 
-def collisions(
-    keymap: Mapping[str, str], namespaces: Mapping[str, Iterable[type[DOMNode]]]
+def binding_ids(owners: Iterable[type[DOMNode]]) -> set[str]:
+    """Ids of every binding of ``owners`` (and their base classes)."""
+    return {binding.id for owner in owners for binding in _bindings(owner) if binding.id}
+
+
+def _collisions(
+    keymap: Mapping[str, str], namespaces: Mapping[str, Sequence[type[DOMNode]]]
 ) -> list[str]:
-    """Keys that do two different things in one namespace list (a screen and the app)."""
-    normalised = {binding_id: _normalise(keys) for binding_id, keys in keymap.items()}
     found: list[str] = []
     for name, owners in namespaces.items():
         actions: dict[str, set[str]] = {}
         for owner in owners:
-            bindings_map: BindingsMap = owner._merge_bindings()
-            bindings_map.apply_keymap(normalised)
-            for key, bindings in bindings_map.key_to_bindings.items():
-                for binding in bindings:
-                    actions.setdefault(key, set()).add(_describe(binding))
+            for binding in _bindings(owner):
+                keys = keymap.get(binding.id, binding.key) if binding.id else binding.key
+                for key in keys.split(","):
+                    actions.setdefault(_key_name(key.strip()), set()).add(
+                        binding.id or binding.action
+                    )
         for key, what in sorted(actions.items()):
             if len(what) > 1:
                 found.append(f"{key!r} on {name} is bound to {', '.join(sorted(what))}")
     return found
 
 
-def _describe(binding: Binding) -> str:
-    return binding.id or binding.action
-
-
-def _normalise(keys: str) -> str:
-    parts = [part.strip() for part in keys.split(",")]
-    return ",".join(_character_to_key(part) if len(part) == 1 else part for part in parts)
-
-
 def check_keymap(
     keymap: Mapping[str, str],
-    namespaces: Mapping[str, Iterable[type[DOMNode]]],
-    known_ids: set[str] | None = None,
+    screens: Sequence[type[DOMNode]],
+    app: type[DOMNode],
+    widgets: Mapping[type[DOMNode], Sequence[type[DOMNode]]] | None = None,
 ) -> KeymapCheck:
     """Split ``keymap`` into usable entries and problems; find collisions on each screen.
 
-    ``namespaces`` maps a screen's name to the classes whose bindings are
-    active together on it (the screen and the app).
+    On a screen the keys of the screen, of ``widgets[screen]`` (widgets with
+    their own bindings) and of the app are active together.
     """
-    known = known_binding_ids() if known_ids is None else known_ids
+    widgets = widgets or {}
+    namespaces = {screen.__name__: [screen, *widgets.get(screen, ()), app] for screen in screens}
+    known = binding_ids(owner for owners in namespaces.values() for owner in owners)
     check = KeymapCheck()
     for binding_id, keys in keymap.items():
         if binding_id not in known:
@@ -131,33 +132,5 @@ def check_keymap(
             check.problems.append(f"{binding_id}: {problem}")
             continue
         check.usable[binding_id] = keys
-    check.collisions = collisions(check.usable, namespaces)
+    check.collisions = _collisions(check.usable, namespaces)
     return check
-
-
-def dashboard_namespaces() -> dict[str, list[type[DOMNode]]]:
-    """Each screen of the dashboard with the classes whose keys work on it together."""
-    from .app import AccountDeskApp
-    from .screens.account import AccountScreen
-    from .screens.error_log import ErrorLogScreen
-    from .screens.help import HelpScreen
-    from .screens.identity import IdentityScreen
-    from .screens.jobs import JobsScreen
-    from .screens.login import LoginScreen
-    from .screens.lookup import LookupScreen
-    from .screens.mfa import MfaDialog
-    from .screens.transactions import TransactionsScreen
-    from .widgets.transaction_table import TransactionTable
-
-    screens: list[list[type[DOMNode]]] = [
-        [LoginScreen],
-        [LookupScreen],
-        [AccountScreen],
-        [IdentityScreen],
-        [ErrorLogScreen],
-        [JobsScreen],
-        [TransactionsScreen, TransactionTable],
-        [MfaDialog],
-        [HelpScreen],
-    ]
-    return {owners[0].__name__: [*owners, AccountDeskApp] for owners in screens}

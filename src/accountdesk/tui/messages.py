@@ -1,4 +1,10 @@
-"""Messages workers post to the UI (workers never touch widgets themselves)."""
+"""Messages of the dashboard: workers and the desk post them, handlers draw.
+
+Workers never touch widgets: they post one of these. Every failure takes one
+path, :class:`ServiceFailed`: the screen that started the call may react (a
+panel says what is missing, a spinner stops) and the message bubbles on to
+the app, which logs it, adds it to the error log and shows the toast.
+"""
 
 from __future__ import annotations
 
@@ -7,28 +13,78 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 if TYPE_CHECKING:
-    from accountdesk.client import AccountDataClient, AccountDataError
+    from accountdesk.client import AccountDataError
+    from accountdesk.core.errors import ErrorRecord, InternalError
+    from accountdesk.core.jobs import TrackedJob
+    from accountdesk.core.notices import Notice
+
+__all__ = [
+    "ErrorRecorded",
+    "JobsChanged",
+    "MfaNeeded",
+    "OpenMfaDialog",
+    "ServiceFailed",
+    "ShowNotice",
+    "SignOutRequested",
+    "SignedIn",
+]
 
 
 class ServiceFailed(Message):
-    """A call to the service failed.
+    """A call failed: the service refused, the network failed, or our own code raised.
 
-    Posted by a screen's worker; the screen may react (show a placeholder)
-    and the message bubbles on to the app, which toasts and logs it.
-    ``operation`` names the call (``"get_balance"``) so the screen knows
-    which part failed.
+    ``operation`` names the call (``"get_balance"``) so the screen knows which
+    part failed; for an internal error it is the name of the worker.
     """
 
-    def __init__(self, error: AccountDataError, operation: str = "") -> None:
+    def __init__(self, error: AccountDataError | InternalError, operation: str = "") -> None:
         super().__init__()
         self.error = error
         self.operation = operation
 
 
 class SignedIn(Message):
-    """The credentials were accepted; ``client`` holds a fresh token."""
+    """The credentials were accepted; the desk holds the client."""
 
-    def __init__(self, client: AccountDataClient, api_key: str) -> None:
+    def __init__(self, api_key: str) -> None:
         super().__init__()
-        self.client = client
         self.api_key = api_key
+
+
+class SignOutRequested(Message):
+    """A screen asks the app to sign out."""
+
+
+class OpenMfaDialog(Message):
+    """A screen asks the app to open the MFA dialog of a tracked job."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__()
+        self.key = key
+
+
+# -- what the desk's listener posts ----------------------------------------------
+
+
+class JobsChanged(Message):
+    """Tracked jobs changed (coalesced: one pending at a time)."""
+
+
+class ShowNotice(Message):
+    def __init__(self, notice: Notice) -> None:
+        super().__init__()
+        self.notice = notice
+
+
+class ErrorRecorded(Message):
+    """The desk recorded an error on its own (a poll failed)."""
+
+    def __init__(self, record: ErrorRecord) -> None:
+        super().__init__()
+        self.record = record
+
+
+class MfaNeeded(Message):
+    def __init__(self, tracked: TrackedJob) -> None:
+        super().__init__()
+        self.tracked = tracked

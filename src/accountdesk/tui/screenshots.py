@@ -1,116 +1,109 @@
-"""Write one SVG per screen of the dashboard, from the frozen sandbox.
+"""Write one SVG per screen of the dashboard, from a frozen embedded sandbox.
 
-    python -m accountdesk.tui.screenshots screenshots/
     accountdesk screenshots screenshots/
 
-Every picture is made the same way the snapshot tests make theirs: the
-in-process sandbox and the app clock are frozen at one instant, job ids are
-seeded, polling is slowed to once an hour and the Input cursor does not
-blink, so running the command twice gives the same files.
+Every picture is made the way the snapshot tests make theirs, with the same
+:class:`~accountdesk.tui.driver.Driver` steps: the embedded sandbox and the
+app clock are frozen at one instant, job ids are seeded, polling is slowed to
+once an hour and input cursors do not blink, so running it twice gives the
+same files (written 0600, like everything the app writes).
 """
 
 from __future__ import annotations
 
 import asyncio
-import sys
 import tempfile
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
-import httpx
+from pydantic import SecretStr
+
+from accountdesk.core.desk import Desk
+from accountdesk.core.paths import AppDirs
+from accountdesk.core.settings import SANDBOX_API_KEY, SANDBOX_API_SECRET, Settings
+from accountdesk.core.store import Store
+
+from .app import AccountDeskApp
+from .driver import Driver
+
+__all__ = ["FROZEN_NOW", "SCREENS", "SIZE", "frozen_desk", "write_screenshots"]
 
 #: The instant the sandbox and the app clock are frozen at.
 FROZEN_NOW = datetime(2026, 11, 20, 9, 30, tzinfo=UTC)
 SIZE = (100, 30)
 
-Steps = Callable[[Any, Any], Awaitable[None]]
+Steps = Callable[[Driver], Awaitable[None]]
 
 
-async def _settle(pilot: Any) -> None:
-    for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+def frozen_desk(root: Path) -> Desk:
+    """A desk on an embedded sandbox frozen at :data:`FROZEN_NOW`, with files under ``root``."""
+    settings = Settings(api_key=SANDBOX_API_KEY, api_secret=SecretStr(SANDBOX_API_SECRET))
+    dirs = AppDirs(root / "config.toml", root / "data", root / "logs")
+    return Desk(
+        settings,
+        dirs,
+        clock=lambda: FROZEN_NOW,
+        poll_interval=3600.0,
+        sandbox_options={"frozen_at": FROZEN_NOW, "ids": 1},
+    )
 
 
-async def _sign_in(pilot: Any, sandbox: Any) -> None:
-    await pilot.app.screen.run_action("sign_in")
-    await _settle(pilot)
-
-
-async def _open(pilot: Any, user_id: str) -> None:
-    from textual.widgets import Input
-
-    pilot.app.screen.query_one("#user-id", Input).value = user_id
-    await pilot.app.screen.run_action("lookup")
-    await _settle(pilot)
-
-
-async def _press(pilot: Any, *keys: str) -> None:
-    for key in keys:
-        await pilot.press(key)
-        await _settle(pilot)
-
-
-async def _login(pilot: Any, sandbox: Any) -> None:
+async def _login(driver: Driver) -> None:
     return None
 
 
-async def _lookup(pilot: Any, sandbox: Any) -> None:
-    await _sign_in(pilot, sandbox)
+async def _lookup(driver: Driver) -> None:
+    await driver.sign_in()
 
 
-async def _account(pilot: Any, sandbox: Any) -> None:
-    await _sign_in(pilot, sandbox)
-    await _open(pilot, "user_good")
+async def _account(driver: Driver) -> None:
+    await driver.sign_in()
+    await driver.open_account("user_good")
 
 
-def _from_account(*keys: str) -> Steps:
-    """Steps that open user_good's account, then press ``keys`` (screens reached from it)."""
+def _from_account(*actions: str) -> Steps:
+    """Steps that open user_good's account, then run ``actions`` one by one."""
 
-    async def steps(pilot: Any, sandbox: Any) -> None:
-        await _account(pilot, sandbox)
-        await _press(pilot, *keys)
+    async def steps(driver: Driver) -> None:
+        await _account(driver)
+        for action in actions:
+            await driver.run(action)
 
     return steps
 
 
-async def _jobs(pilot: Any, sandbox: Any) -> None:
-    await _account(pilot, sandbox)
-    await _press(pilot, "b", "i")
-    sandbox.state.clock.advance(5)
-    pilot.app.poll_jobs_now(force=True)
-    await _settle(pilot)
-    await _press(pilot, "t", "j")
-    pilot.app.clear_notifications()
-    await _settle(pilot)
+async def _jobs(driver: Driver) -> None:
+    await _account(driver)
+    await driver.run("refresh_balance")
+    await driver.run("start_identity")
+    await driver.advance_sandbox_clock(5)
+    await driver.run("start_transactions")
+    await driver.run("app.show_jobs")
+    driver.app.clear_notifications()
+    await driver.settle()
 
 
-async def _mfa(pilot: Any, sandbox: Any) -> None:
-    await _sign_in(pilot, sandbox)
-    await _open(pilot, "user_mfa")
-    await _press(pilot, "b")
-    pilot.app.clear_notifications()
+async def _mfa(driver: Driver) -> None:
+    await driver.sign_in()
+    await driver.open_account("user_mfa")
+    await driver.run("refresh_balance")
+    driver.app.clear_notifications()
 
 
-async def _error_log(pilot: Any, sandbox: Any) -> None:
-    from textual.widgets import Input
-
-    pilot.app.screen.query_one("#api-secret", Input).value = "not-the-secret"
-    await _sign_in(pilot, sandbox)
-    pilot.app.screen.query_one("#api-secret", Input).value = "sandbox_secret"
-    await _sign_in(pilot, sandbox)
+async def _error_log(driver: Driver) -> None:
+    await driver.sign_in(api_secret="not-the-secret")
+    await driver.sign_in(api_secret=SANDBOX_API_SECRET)
     for user_id in ("user_fi_down", "user_manual", "user_fi_paused", "nobody"):
-        await _open(pilot, user_id)
-        await _press(pilot, "escape")
-    await _press(pilot, "f3")
-    pilot.app.clear_notifications()
+        await driver.open_account(user_id)
+        await driver.back()
+    await driver.run("app.show_error_log")
+    driver.app.clear_notifications()
 
 
-async def _toast(pilot: Any, sandbox: Any) -> None:
-    await _sign_in(pilot, sandbox)
-    await _open(pilot, "user_manual")
+async def _toast(driver: Driver) -> None:
+    await driver.sign_in()
+    await driver.open_account("user_manual")
 
 
 #: File name (without .svg) -> the steps that lead to the screen.
@@ -118,64 +111,34 @@ SCREENS: dict[str, Steps] = {
     "login": _login,
     "lookup": _lookup,
     "account": _account,
-    "identity": _from_account("v"),
+    "identity": _from_account("view_identity"),
     "jobs": _jobs,
     "mfa": _mfa,
-    "transactions": _from_account("x"),
+    "transactions": _from_account("view_transactions"),
     "error_log": _error_log,
-    "help": _from_account("f1"),
+    "help": _from_account("app.help"),
     "toast": _toast,
 }
 
 
 async def _shoot(name: str, steps: Steps) -> str:
-    from accountdesk.sandbox import FrozenClock, create_app
-    from accountdesk.tui.app import AccountDeskApp
-
-    sandbox = create_app(clock=FrozenClock(FROZEN_NOW), ids=1)
     with tempfile.TemporaryDirectory() as scratch:
-        root = Path(scratch)
-        app = AccountDeskApp(
-            transport=httpx.ASGITransport(app=sandbox),
-            base_url="http://sandbox",
-            sandbox=True,
-            clock=lambda: FROZEN_NOW,
-            config_path=root / "config.toml",
-            data_dir=root / "data",
-            log_dir=root / "logs",
-        )
+        app = AccountDeskApp(frozen_desk(Path(scratch)), cursor_blink=False)
         app.animation_level = "none"
-        app.jobs_poll_interval = 3600.0
         async with app.run_test(size=SIZE, notifications=True) as pilot:
             await pilot.pause()
-            await steps(pilot, sandbox)
+            await steps(Driver(app, pilot.pause))
             await pilot.pause()
             return app.export_screenshot(title=f"accountdesk · {name.replace('_', ' ')}")
 
 
 def write_screenshots(folder: Path, names: list[str] | None = None) -> list[Path]:
     """Write ``<name>.svg`` for each screen into ``folder``; returns the paths."""
-    from textual.widgets import Input
-
-    # A blinking cursor would make the pictures differ from run to run.
-    Input._toggle_cursor = lambda self: None  # type: ignore[method-assign]
-    folder.mkdir(parents=True, exist_ok=True)
+    store = Store()
     written = []
     for name in names or list(SCREENS):
         svg = asyncio.run(_shoot(name, SCREENS[name]))
         path = folder / f"{name}.svg"
-        path.write_text(svg, encoding="utf-8", newline="\n")
-        written.append(path)
+        if store.write_text(path, svg):
+            written.append(path)
     return written
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    folder = Path(args[0]) if args else Path("screenshots")
-    for path in write_screenshots(folder, args[1:] or None):
-        print(path)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 from datetime import datetime
-from decimal import Decimal
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -22,7 +20,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.widgets import Button, Static
 
 from accountdesk.client import (
@@ -32,8 +29,12 @@ from accountdesk.client import (
     Job,
     UserNotFoundError,
 )
-from accountdesk.tui.error_log import failure_line
-from accountdesk.tui.jobs import job_key
+from accountdesk.contract import JobKind, JobStatus
+from accountdesk.core.errors import failure_line
+from accountdesk.core.formatting import format_amount, format_time
+from accountdesk.core.jobs import job_key
+from accountdesk.core.notices import job_started
+from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import ServiceFailed
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.fields import field_table
@@ -42,17 +43,8 @@ from accountdesk.tui.widgets.header import AppHeader
 
 if TYPE_CHECKING:
     from accountdesk.client import AccountDataClient
-    from accountdesk.tui.app import AccountDeskApp
-    from accountdesk.tui.jobs import JobTracker
 
 log = logging.getLogger(__name__)
-
-_JOB_NAMES = {
-    "balance_refresh": "Balance refresh",
-    "identity": "Identity job",
-    "transactions": "Transactions job",
-}
-
 
 _ACTION_BUTTONS = (
     ("refresh_balance", "Refresh balance"),
@@ -85,19 +77,7 @@ class JobStarted(Message):
         self.job = job
 
 
-def format_amount(amount: Decimal | None, currency: str | None) -> str:
-    if amount is None:
-        return "—"
-    return f"{amount:,.2f} {currency or ''}".rstrip()
-
-
-def format_time(moment: datetime | None) -> str:
-    if moment is None:
-        return "—"
-    return moment.strftime("%Y-%m-%d %H:%M:%S %Z").rstrip()
-
-
-class AccountScreen(Screen[None]):
+class AccountScreen(DeskScreen[None]):
     """Account record, balance and job actions for one user."""
 
     CSS_PATH = styles_path("account.tcss")
@@ -142,10 +122,19 @@ them again). Errors become toasts and the panel says what is missing.
             id="view_transactions",
             tooltip="Read transaction data (table)",
         ),
+        # One key, two bindings sharing an id (so a keymap moves both):
+        # check_action shows the one that says what pressing r does now.
         Binding(
             "r",
             "reveal_numbers",
             "Reveal",
+            id="reveal_numbers",
+            tooltip="Show or mask the account and routing numbers",
+        ),
+        Binding(
+            "r",
+            "hide_numbers",
+            "Hide",
             id="reveal_numbers",
             tooltip="Show or mask the account and routing numbers",
         ),
@@ -163,10 +152,6 @@ them again). Errors become toasts and the panel says what is missing.
         self._account_problem: str | None = None
         self._balance_problem: str | None = None
         self._refresh_jobs: set[str] = set()
-
-    @property
-    def desk(self) -> AccountDeskApp:
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         yield AppHeader(f"Account · {self.user_id}")
@@ -194,7 +179,7 @@ them again). Errors become toasts and the panel says what is missing.
                 await self.run_action(action)
 
     def on_mount(self) -> None:
-        self.desk.jobs_changed_signal.subscribe(self, self._jobs_changed)
+        self.jobs_changed_signal.subscribe(self, self._jobs_changed)
         self.action_reload()
 
     # -- loading -------------------------------------------------------------
@@ -205,7 +190,7 @@ them again). Errors become toasts and the panel says what is missing.
         self.query_one("#balance-fields", Static).update("Loading…")
         self._load()
 
-    @work(exclusive=True, exit_on_error=False, group="account")
+    @work(exclusive=True, exit_on_error=False, group="account", name="get_account")
     async def _load(self) -> None:
         client = self.desk.client
         try:
@@ -216,7 +201,7 @@ them again). Errors become toasts and the panel says what is missing.
         self.post_message(AccountLoaded(account))
         await self._read_balance(client)
 
-    @work(exclusive=True, exit_on_error=False, group="balance")
+    @work(exclusive=True, exit_on_error=False, group="balance", name="get_balance")
     async def _reload_balance(self) -> None:
         await self._read_balance(self.desk.client)
 
@@ -245,7 +230,7 @@ them again). Errors become toasts and the panel says what is missing.
             if getattr(error, "code", None) == UserNotFoundError.code:
                 # Recent lookups are for finding people again; one who does
                 # not exist would only be a trap on the lookup screen.
-                self.desk.recent_lookups.forget(self.user_id)
+                self.desk.recents.forget(self.user_id)
             self._account_problem = problem
             self._show_account()
             self.query_one("#balance-fields", Static).update(
@@ -265,23 +250,9 @@ them again). Errors become toasts and the panel says what is missing.
         self.query_one("#do-reveal_numbers", Button).label = (
             "Hide numbers" if revealed else "Reveal numbers"
         )
-        self._describe_binding("reveal_numbers", "Hide" if revealed else "Reveal")
+        self.refresh_bindings()
         if self.account is not None:
             self._show_account()
-
-    def _describe_binding(self, binding_id: str, description: str) -> None:
-        # Bindings maps are shallow copies of the class's: swap in new lists
-        # rather than changing the shared ones, so other instances keep theirs.
-        key_to_bindings = self._bindings.key_to_bindings
-        for key, bindings in list(key_to_bindings.items()):
-            if any(binding.id == binding_id for binding in bindings):
-                key_to_bindings[key] = [
-                    replace(binding, description=description)
-                    if binding.id == binding_id
-                    else binding
-                    for binding in bindings
-                ]
-        self.refresh_bindings()
 
     def _show_account(self) -> None:
         panel = self.query_one("#account-fields", Static)
@@ -338,6 +309,16 @@ them again). Errors become toasts and the panel says what is missing.
     def action_reveal_numbers(self) -> None:
         self.revealed = not self.revealed
 
+    def action_hide_numbers(self) -> None:
+        self.revealed = False
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "reveal_numbers":
+            return not self.revealed
+        if action == "hide_numbers":
+            return self.revealed
+        return True
+
     def action_back(self) -> None:
         self.app.pop_screen()
 
@@ -367,6 +348,7 @@ them again). Errors become toasts and the panel says what is missing.
     ) -> None:
         self.run_worker(
             self._start_job_worker(start, operation),
+            name=operation,
             group=operation,
             exclusive=True,
             exit_on_error=False,
@@ -384,22 +366,21 @@ them again). Errors become toasts and the panel says what is missing.
 
     def on_job_started(self, message: JobStarted) -> None:
         job = message.job
-        name = _JOB_NAMES.get(job.kind or "", "Job")
-        if job.kind == "balance_refresh":
+        if job.kind == JobKind.BALANCE_REFRESH:
             self._refresh_jobs.add(job_key(self.user_id, job.job_id))
-        self.notify(
-            f"{name} {job.job_id} started for {self.user_id}.", title="Job started", markup=False
-        )
+        notice = job_started(job.kind, job.job_id, self.user_id)
+        self.notify(notice.message, title=notice.title, markup=False)
         self.desk.track_job(job, self.user_id)
 
-    def _jobs_changed(self, tracker: JobTracker) -> None:
+    def _jobs_changed(self, _: None) -> None:
         # A balance refresh started here has finished: read the new balance.
+        tracker = self.desk.tracker
         for key in list(self._refresh_jobs):
             tracked = tracker.get(key)
             if tracked is None or not tracked.is_terminal:
                 continue
             self._refresh_jobs.discard(key)
-            if tracked.status == "completed":
+            if tracked.status is JobStatus.COMPLETED:
                 self._reload_balance()
 
 

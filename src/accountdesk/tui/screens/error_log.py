@@ -6,26 +6,23 @@ terminal (OSC 52), ready to paste into a support ticket.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from accountdesk.tui.error_log import ErrorRecord
+from accountdesk.core.errors import ErrorRecord
+from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
 
-if TYPE_CHECKING:
-    from accountdesk.tui.app import AccountDeskApp
-
 COLUMNS = ("Time", "Method", "Path", "Status", "Code", "Message")
 
 
-class ErrorLogScreen(Screen[None]):
+class ErrorLogScreen(DeskScreen[None]):
     """Every error of the session in a table."""
 
     CSS_PATH = styles_path("error_log.tcss")
@@ -49,10 +46,6 @@ text for a support ticket (the terminal must allow OSC 52 clipboard access).
             tooltip="Copy the selected error for a ticket",
         ),
     ]
-
-    @property
-    def desk(self) -> AccountDeskApp:
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         yield AppHeader("Error log")
@@ -104,7 +97,7 @@ text for a support ticket (the terminal must allow OSC 52 clipboard access).
         if record is None:
             self.notify("No error selected.", severity="warning")
             return
-        self.app.copy_to_clipboard(record.ticket_text(base_url_key=self.desk.base_url_key))
+        self.app.copy_to_clipboard(record.ticket_text(service=self.desk.service_key))
         self.notify(f"{record.title} copied to the clipboard.", title="Copied", markup=False)
 
     def action_back(self) -> None:

@@ -10,9 +10,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Markdown, Static
 
+from accountdesk.tui.base import DeskModal
 from accountdesk.tui.resources import styles_path
 
 GENERAL_HELP = """\
@@ -25,7 +26,7 @@ in the config file's `[keymap]` table (binding id = key).
 _ACRONYMS = frozenset({"mfa", "csv", "id", "url"})
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(DeskModal[None]):
     """Contextual help for the screen underneath."""
 
     CSS_PATH = styles_path("help.tcss")
@@ -78,14 +79,15 @@ class HelpScreen(ModalScreen[None]):
         )
 
     def _keys_for(self, action: str) -> str:
+        # The screen's active bindings include the app's (keymap applied); a
+        # dialog hides them, and the defaults are shown instead.
         keys: list[str] = []
-        for bindings in self.app._bindings.key_to_bindings.values():
-            for binding in bindings:
-                if binding.action == action:
-                    shown = self.app.get_key_display(binding)
-                    keys.append(
-                        shown.upper() if shown.startswith("f") and shown[1:].isdigit() else shown
-                    )
+        for active in self.for_screen.active_bindings.values():
+            if active.binding.action == action:
+                shown = self.app.get_key_display(active.binding)
+                keys.append(
+                    shown.upper() if shown.startswith("f") and shown[1:].isdigit() else shown
+                )
         return "/".join(dict.fromkeys(keys))
 
     def action_close(self) -> None:

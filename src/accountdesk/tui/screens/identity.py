@@ -6,7 +6,7 @@ whose authentication failed) is a toast and the screen says so.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import work
@@ -14,18 +14,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Static
 
 from accountdesk.client import AccountDataError, Identity
+from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import ServiceFailed
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
-
-if TYPE_CHECKING:
-    from accountdesk.tui.app import AccountDeskApp
-
 
 SECTIONS = ("names", "emails", "phones", "addresses")
 
@@ -36,7 +32,7 @@ class IdentityLoaded(Message):
         self.identity = identity
 
 
-class IdentityScreen(Screen[None]):
+class IdentityScreen(DeskScreen[None]):
     """Identity data of one user."""
 
     CSS_PATH = styles_path("identity.tcss")
@@ -59,10 +55,6 @@ If nothing is shown, start one and reload here with `l` once it completed.
         self.user_id = user_id
         self.identity: Identity | None = None
 
-    @property
-    def desk(self) -> AccountDeskApp:
-        return self.app  # type: ignore[return-value]
-
     def compose(self) -> ComposeResult:
         yield AppHeader(f"Identity · {self.user_id}")
         with VerticalScroll(id="identity-body"):
@@ -84,7 +76,7 @@ If nothing is shown, start one and reload here with `l` once it completed.
     def action_back(self) -> None:
         self.app.pop_screen()
 
-    @work(exclusive=True, exit_on_error=False, group="identity")
+    @work(exclusive=True, exit_on_error=False, group="identity", name="get_identity")
     async def _load(self) -> None:
         try:
             identity = await self.desk.client.get_identity(self.user_id)

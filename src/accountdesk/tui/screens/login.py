@@ -1,36 +1,37 @@
-"""The login screen: base URL, API key, secret, sign in.
+"""The sign-in screen: base URL, API key, secret, sign in.
 
 On the embedded sandbox the base URL is fixed and the sandbox credentials are
 filled in, so Enter signs in. A refused sign-in (``AC-100``, ``AC-101``) or
-a network failure is a toast; what was typed stays where it was.
+a network failure is a toast; what was typed stays where it was. The secret
+leaves its input only wrapped in a ``SecretStr``: a crash report's local
+variables never show it.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
+from pydantic import SecretStr
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
-from accountdesk.client import AccountDataError
-from accountdesk.tui.config import ConfigError, normalise_base_url, remember_credentials
+from accountdesk.client import AccountDataError, InvalidBaseUrlError, normalise_base_url
+from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import ServiceFailed, SignedIn
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
 
-if TYPE_CHECKING:
-    from accountdesk.tui.app import AccountDeskApp
+__all__ = ["LoginScreen"]
 
 log = logging.getLogger(__name__)
 
 
-class LoginScreen(Screen[None]):
+class LoginScreen(DeskScreen[None]):
     """Sign in with an API key and secret."""
 
     CSS_PATH = styles_path("login.tcss")
@@ -54,17 +55,14 @@ unless you tick it.
         ),
     ]
 
-    @property
-    def desk(self) -> AccountDeskApp:
-        return self.app  # type: ignore[return-value]
-
     def compose(self) -> ComposeResult:
         desk = self.desk
+        settings = desk.settings
         yield AppHeader("Sign in")
         with Vertical(id="login-form"):
             yield Static("Sign in to the Account Data Service", id="login-title")
             yield Label("Base URL", classes="field-label")
-            if desk.sandbox:
+            if desk.embedded:
                 yield Input(
                     "embedded sandbox (in-process, no network)", id="base-url", disabled=True
                 )
@@ -72,16 +70,19 @@ unless you tick it.
                 yield Input(desk.service_url, id="base-url", placeholder="https://api.example.com")
                 yield Static("", id="base-url-problem", markup=False)
             yield Label("API key", classes="field-label")
-            yield Input(desk.initial_api_key, id="api-key", placeholder="API key")
+            yield Input(settings.api_key, id="api-key", placeholder="API key")
             yield Label("API secret", classes="field-label")
             yield Input(
-                desk.initial_api_secret, id="api-secret", password=True, placeholder="API secret"
+                settings.api_secret.get_secret_value(),
+                id="api-secret",
+                password=True,
+                placeholder="API secret",
             )
             # Say everything that is written: on a live service that includes the URL.
-            remembered = "key and secret" if desk.sandbox else "URL, key and secret"
+            remembered = "key and secret" if desk.embedded else "URL, key and secret"
             yield Checkbox(f"Remember {remembered} in the config file", False, id="remember-secret")
             yield Static(
-                f"The secret will be stored in plain text in {desk.config_path} (mode 0600).",
+                f"The secret will be stored in plain text in {desk.dirs.config_path} (mode 0600).",
                 id="remember-warning",
                 markup=False,
             )
@@ -93,14 +94,16 @@ unless you tick it.
         self.query_one("#remember-warning").display = False
         self._show_url_problem(None)
         self.query_one("#login-status", Static).update(self._idle_hint())
-        self.query_one("#api-key" if self.desk.sandbox else "#base-url", Input).focus()
-        if self.desk.sandbox:
+        self.query_one("#api-key" if self.desk.embedded else "#base-url", Input).focus()
+        if self.desk.embedded:
             # Build the embedded sandbox (FastAPI import) only after the first
             # frame has painted, so start-up stays instant.
             self.call_after_refresh(self._warm_up)
 
     def _warm_up(self) -> None:
-        self.run_worker(self.desk.connection.transport(), group="warm-up", exit_on_error=False)
+        self.run_worker(
+            self.desk.connection.warm_up(), name="warm_up", group="warm-up", exit_on_error=False
+        )
 
     @on(Checkbox.Changed, "#remember-secret")
     def _remember_toggled(self, event: Checkbox.Changed) -> None:
@@ -111,7 +114,7 @@ unless you tick it.
         self._show_url_problem(None)
 
     def _show_url_problem(self, problem: str | None) -> None:
-        if self.desk.sandbox:
+        if self.desk.embedded:
             return
         label = self.query_one("#base-url-problem", Static)
         label.update(problem or "")
@@ -128,45 +131,40 @@ unless you tick it.
 
     def action_sign_in(self) -> None:
         desk = self.desk
-        if not desk.sandbox:
-            raw_url = self.query_one("#base-url", Input).value
+        if not desk.embedded:
             try:
-                # The client's own rule (config.normalise_base_url), checked
-                # before the badge changes: a URL that passes here is one the
-                # client accepts. What was typed stays in the field.
-                url = normalise_base_url(raw_url)
-            except ConfigError as error:
+                # The client's own rule, checked before the badge changes: a URL
+                # that passes here is one the client accepts. What was typed
+                # stays in the field.
+                url = normalise_base_url(self.query_one("#base-url", Input).value)
+            except InvalidBaseUrlError as error:
                 self._show_url_problem(str(error))
                 self.notify(str(error), title="Invalid base URL", severity="error", markup=False)
                 return
             desk.use_base_url(url)
+            for header in self.query(AppHeader):
+                header.show_service()
         api_key = self.query_one("#api-key", Input).value
-        api_secret = self.query_one("#api-secret", Input).value
         self._set_busy(True)
-        self._sign_in(api_key, api_secret)
+        self._sign_in(api_key, SecretStr(self.query_one("#api-secret", Input).value))
 
     def _set_busy(self, busy: bool) -> None:
         self.query_one("#sign-in", Button).disabled = busy
         self.query_one("#login-status", Static).update("Signing in…" if busy else self._idle_hint())
 
     def _idle_hint(self) -> str:
-        if self.desk.sandbox:
+        if self.desk.embedded:
             return "Demo credentials are filled in: press Enter. F1 for help."
         return "F1 for help."
 
-    @work(exclusive=True, exit_on_error=False, group="sign-in")
-    async def _sign_in(self, api_key: str, api_secret: str) -> None:
+    @work(exclusive=True, exit_on_error=False, group="sign-in", name="sign_in")
+    async def _sign_in(self, api_key: str, api_secret: SecretStr) -> None:
         try:
-            client = await self.desk.connection.sign_in(api_key, api_secret)
+            await self.desk.sign_in(api_key, api_secret)
         except AccountDataError as error:
             self.post_message(ServiceFailed(error, "sign_in"))
             return
-        except Exception as error:  # e.g. the embedded sandbox failed to start
-            log.exception("sign-in failed")
-            failure = AccountDataError(f"{type(error).__name__}: {error}", title="Sign-in failed")
-            self.post_message(ServiceFailed(failure, "sign_in"))
-            return
-        self.post_message(SignedIn(client, api_key))
+        self.post_message(SignedIn(api_key))
 
     def on_service_failed(self, message: ServiceFailed) -> None:
         # Keep every field as typed; only the button comes back.
@@ -174,25 +172,8 @@ unless you tick it.
 
     def on_signed_in(self, message: SignedIn) -> None:
         if self.query_one("#remember-secret", Checkbox).value:
-            self._remember(message.api_key)
-
-    def _remember(self, api_key: str) -> None:
-        desk = self.desk
-        path = desk.config_path
-        if path is None:
-            return
-        try:
-            remember_credentials(
-                path,
-                api_key=api_key,
-                api_secret=self.query_one("#api-secret", Input).value,
-                base_url=None if desk.sandbox else desk.service_url,
-                profile=desk.settings.profile,
-            )
-        except OSError as error:
-            self.notify(
-                str(error), title="Could not save the config", severity="error", markup=False
-            )
-            return
-        log.info("credentials for key %s saved to %s", api_key, path)
-        self.notify(f"Saved to {path}", title="Credentials remembered", markup=False)
+            secret = self.query_one("#api-secret", Input).value
+            if self.desk.remember_credentials(message.api_key, secret or None):
+                path = self.desk.dirs.config_path
+                log.info("credentials for key %s saved to %s", message.api_key, path)
+                self.notify(f"Saved to {path}", title="Credentials remembered", markup=False)

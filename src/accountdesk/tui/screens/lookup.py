@@ -8,7 +8,7 @@ embedded sandbox the scenario catalogue is listed so a demo needs no typing.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
@@ -17,18 +17,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from accountdesk.core.connection import ScenarioUser
+from accountdesk.core.user_ids import lookup_problem
+from accountdesk.tui.base import DeskScreen
+from accountdesk.tui.messages import SignOutRequested
 from accountdesk.tui.resources import styles_path
-from accountdesk.tui.sandbox_catalogue import ScenarioUser, fetch_scenarios
-from accountdesk.tui.user_ids import user_id_problem
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
-
-if TYPE_CHECKING:
-    from accountdesk.tui.app import AccountDeskApp
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +37,7 @@ class ScenariosLoaded(Message):
         self.users = users
 
 
-class LookupScreen(Screen[None]):
+class LookupScreen(DeskScreen[None]):
     """Find a user and open their account."""
 
     CSS_PATH = styles_path("lookup.tcss")
@@ -63,10 +61,6 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
         ),
     ]
 
-    @property
-    def desk(self) -> AccountDeskApp:
-        return self.app  # type: ignore[return-value]
-
     def compose(self) -> ComposeResult:
         yield AppHeader("Look up a user")
         with Vertical(id="lookup-body"):
@@ -77,7 +71,7 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
                 with Vertical(id="recent-panel", classes="panel"):
                     yield Label("Recent lookups", classes="panel-title")
                     yield OptionList(id="recent")
-                if self.desk.sandbox:
+                if self.desk.is_sandbox:
                     with Vertical(id="scenarios-panel", classes="panel"):
                         yield Label("Sandbox scenarios", classes="panel-title")
                         yield OptionList(id="scenarios")
@@ -86,7 +80,7 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
     def on_mount(self) -> None:
         self._show_recent()
         self.query_one("#user-id", Input).focus()
-        if self.desk.sandbox:
+        if self.desk.is_sandbox:
             self._load_scenarios()
 
     def on_screen_resume(self) -> None:
@@ -104,17 +98,15 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
     def _show_recent(self) -> None:
         recent = self.query_one("#recent", OptionList)
         recent.clear_options()
-        user_ids = self.desk.recent_lookups.user_ids
+        user_ids = self.desk.recents.user_ids
         if user_ids:
             recent.add_options(Option(user_id, id=user_id) for user_id in user_ids)
         else:
             recent.add_option(Option("No lookups yet", disabled=True))
 
-    @work(exclusive=True, exit_on_error=False, group="scenarios")
+    @work(exclusive=True, exit_on_error=False, group="scenarios", name="scenarios")
     async def _load_scenarios(self) -> None:
-        connection = self.desk.connection
-        users = await fetch_scenarios(connection.base_url, await connection.transport())
-        self.post_message(ScenariosLoaded(users))
+        self.post_message(ScenariosLoaded(await self.desk.scenarios()))
 
     def on_scenarios_loaded(self, message: ScenariosLoaded) -> None:
         scenarios = self.query_one("#scenarios", OptionList)
@@ -130,7 +122,7 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
     @on(Input.Changed, "#user-id")
     def _typed(self, event: Input.Changed) -> None:
         # Explain as you type, but do not scold an empty field.
-        problem = user_id_problem(event.value) if event.value else None
+        problem = self._problem(event.value) if event.value else None
         self._show_problem(problem)
 
     @on(Input.Submitted, "#user-id")
@@ -154,19 +146,22 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
         from .account import AccountScreen
 
         user_id = self.query_one("#user-id", Input).value
-        problem = user_id_problem(user_id)
+        problem = self._problem(user_id)
         self._show_problem(problem)
         if problem is not None:
             return
-        self.desk.recent_lookups.add(user_id)
+        self.desk.recents.add(user_id)
         self._opened_account = True
         self.app.push_screen(AccountScreen(user_id))
 
     def action_focus_user_id(self) -> None:
         self.query_one("#user-id", Input).focus()
 
-    async def action_sign_out(self) -> None:
-        await self.desk.sign_out()
+    def action_sign_out(self) -> None:
+        self.post_message(SignOutRequested())
+
+    def _problem(self, user_id: str) -> str | None:
+        return lookup_problem(user_id, sandbox=self.desk.is_sandbox)
 
 
 def _scenario_prompt(user: ScenarioUser, width: int) -> Table:

@@ -1,17 +1,13 @@
 """The MFA dialog: answer the challenge a job waits on.
 
-Submitting calls ``submit_mfa`` then ``resolve_mfa`` in a worker. A wrong
-answer keeps the dialog open with the attempts left; a right one closes it and
-the job resumes. An expired session (``AC-110``), a blocked account
-(``AC-108``) and a job that failed (third wrong answer) are shown as toasts and
-close the dialog with an :class:`~accountdesk.tui.poller.MfaOutcome`.
+The decisions live in :class:`~accountdesk.core.mfa.MfaSession` (a state
+enum, tested without a screen); this dialog draws, runs the calls in
+workers and applies each :class:`~accountdesk.core.mfa.MfaStep`.
 
-The countdown reads ``app.now()`` (tests freeze it), but the service's clock
-decides: live polling is paused while a modal is open, so the dialog re-reads
-its job itself, every :attr:`MfaDialog.check_interval` seconds (one read at a
-time) and when its countdown reaches zero. A job that no longer waits for MFA
-(expired, blocked, answered elsewhere) closes the dialog with a toast saying
-why; a service that still waits keeps it open.
+The countdown reads the app clock (tests freeze it), but the service's clock
+decides: live polling is held while a dialog is open, so the dialog re-reads
+its job every :attr:`MfaDialog.check_interval` seconds (one read at a time)
+and when its countdown reaches zero.
 
 The answer is shown in plain text (one-time codes are read back by the user)
 but never logged or kept after the dialog closes.
@@ -19,8 +15,7 @@ but never logged or kept after the dialog closes.
 
 from __future__ import annotations
 
-import datetime as dt
-from typing import ClassVar, cast
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -28,44 +23,24 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Button, Input, Label, Static
 from textual.worker import Worker
 
-from accountdesk.client.errors import (
-    AccountBlockedError,
-    AccountDataError,
-    JobNotFoundError,
-    MfaSessionExpiredError,
-)
-from accountdesk.client.models import Job, MfaChallenge
-from accountdesk.tui.poller import JobsHost, MfaOutcome
+from accountdesk.client import AccountDataError, Job
+from accountdesk.core.errors import InternalError
+from accountdesk.core.formatting import kind_label
+from accountdesk.core.jobs import TrackedJob
+from accountdesk.core.mfa import MfaResult, MfaSession, MfaState, MfaStep
+from accountdesk.tui.base import DeskModal
+from accountdesk.tui.messages import ServiceFailed
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.footer import AppFooter
 
-__all__ = ["MfaDialog", "format_countdown"]
+__all__ = ["MfaDialog"]
 
 #: Seconds between the dialog's reads of its job.
 MFA_CHECK_INTERVAL = 5.0
-#: How a job that failed while the dialog was open ends the dialog.
-OUTCOME_OF_CODE = {MfaSessionExpiredError.code: "expired", AccountBlockedError.code: "blocked"}
-#: Errors of ``submit_mfa``/``resolve_mfa`` that end the dialog (others leave it open to retry).
-OUTCOME_OF_ERROR: tuple[tuple[type[AccountDataError], str], ...] = (
-    (MfaSessionExpiredError, "expired"),
-    (AccountBlockedError, "blocked"),
-    (JobNotFoundError, "error"),
-)
-
-
-def format_countdown(expires_at: dt.datetime | None, now: dt.datetime) -> str:
-    """``"04:59"`` until the session expires, ``"expired"`` after, ``"—"`` if unknown."""
-    if expires_at is None:
-        return "—"
-    seconds = int((expires_at - now).total_seconds())
-    if seconds <= 0:
-        return "expired"
-    return f"{seconds // 60:02d}:{seconds % 60:02d}"
 
 
 class MfaAnswered(Message):
@@ -85,7 +60,7 @@ class MfaAnswerFailed(Message):
 
 
 class MfaJobRead(Message):
-    """A re-read of the job answered; ``answer_round`` drops news older than an answer."""
+    """A re-read of the job ended; ``answer_round`` drops news older than an answer."""
 
     def __init__(self, answer_round: int, job: Job | None, error: AccountDataError | None) -> None:
         super().__init__()
@@ -94,7 +69,7 @@ class MfaJobRead(Message):
         self.error = error
 
 
-class MfaDialog(ModalScreen[MfaOutcome]):
+class MfaDialog(DeskModal[MfaResult]):
     """Modal dialog answering one job's MFA challenge."""
 
     CSS_PATH = styles_path("mfa.tcss")
@@ -123,29 +98,28 @@ authentication). Type the answer and press Enter (or Submit).
     #: Seconds between reads of the job while the dialog is open.
     check_interval: float = MFA_CHECK_INTERVAL
 
-    def __init__(
-        self, user_id: str, job_id: str, kind: str, challenge: MfaChallenge | None
-    ) -> None:
+    def __init__(self, tracked: TrackedJob) -> None:
         super().__init__()
-        self.user_id = user_id
-        self.job_id = job_id
-        self.kind = kind
-        self.challenge = challenge or MfaChallenge()
+        self.user_id = tracked.user_id
+        self.job_id = tracked.job_id
+        self.kind = tracked.kind
+        self._challenge = tracked.mfa
+        self.session: MfaSession | None = None
         self.check_timer: Timer | None = None
-        self._answering = False
-        self._answer_round = 0  # bumped per answer: a read started before it is stale
-        self._checking = False
-        self._expired_here = False  # the countdown reached zero on the app's clock
-        self._reported_checks: set[str] = set()
-        self._close_when_shown: MfaOutcome | None = None
-        self._covered = False  # another screen (help, jobs) is on top
+        self._close_when_shown: MfaResult | None = None
+        self._covered = False  # another screen (help) is on top
+
+    @property
+    def mfa(self) -> MfaSession:
+        assert self.session is not None, "the dialog is not mounted"
+        return self.session
 
     def compose(self) -> ComposeResult:
+        question = self._challenge.question if self._challenge else ""
         with Vertical(id="mfa-box") as box:
             # A Text, not a str: a str title is parsed as markup.
-            box.border_title = Text(f"MFA · {self.kind.replace('_', ' ')} for {self.user_id}")
-            yield Label(Text(self.challenge.question or "The bank asks for a code."),
-                        id="mfa-question")  # fmt: skip
+            box.border_title = Text(f"MFA · {kind_label(self.kind)} for {self.user_id}")
+            yield Label(Text(question or "The bank asks for a code."), id="mfa-question")
             # Enter submits: said here, as the answer box keeps Enter from the key bar.
             yield Input(placeholder="Answer, then Enter", id="mfa-answer", max_length=128)
             with Horizontal(id="mfa-facts"):
@@ -159,72 +133,78 @@ authentication). Type the answer and press Enter (or Submit).
         yield AppFooter()
 
     def on_mount(self) -> None:
+        self.session = MfaSession(self._challenge, self.desk.now)
         self._draw_facts()
         self.set_interval(1.0, self.tick, name="mfa-countdown")
         self.check_timer = self.set_interval(self.check_interval, self.check_due, name="mfa-check")
         self.query_one(Input).focus()
 
-    @property
-    def _host(self) -> JobsHost:
-        return cast(JobsHost, self.app)
-
     # -- drawing ---------------------------------------------------------
 
     def _draw_facts(self) -> None:
-        attempts = self.challenge.attempts_remaining
-        text = "Attempts left: —" if attempts is None else f"Attempts left: {attempts}"
-        self.query_one("#mfa-attempts", Label).update(text)
-        self._draw_countdown()
-
-    def _draw_countdown(self) -> bool:
-        """Draw the countdown; True once it has run out on the app's clock."""
-        left = format_countdown(self.challenge.expires_at, self._host.now())
+        self.query_one("#mfa-attempts", Label).update(self.mfa.attempts_text)
+        left = self.mfa.countdown()
         label = self.query_one("#mfa-countdown", Label)
         label.update(f"Session expires in {left}" if left != "expired" else "Session expired")
         label.set_class(left == "expired", "-expired")
-        return left == "expired"
+
+    def _apply(self, step: MfaStep | None) -> None:
+        """Do what the session decided."""
+        if step is None:
+            return
+        if step.report is not None:
+            self.post_message(ServiceFailed(step.report, "mfa"))
+        if step.message is not None:
+            message = self.query_one("#mfa-message", Static)
+            message.update(Text(step.message))
+            message.set_class(step.error, "-error")
+        if step.enable_answer:
+            answer = self.query_one(Input)
+            answer.disabled = False
+            if step.clear_answer:
+                answer.value = ""
+            answer.focus()
+        if step.notice is not None:
+            notice = step.notice
+            self.app.notify(
+                notice.message, title=notice.title, severity=notice.severity, markup=False
+            )
+        self._draw_facts()
+        if step.close is not None:
+            self._close(step.close)
 
     def tick(self) -> None:
         """Once a second: move the countdown; at zero, ask the service whether it agrees."""
-        expired = self._draw_countdown()
-        if expired and not self._expired_here:
-            self._expired_here = True
-            if not self._answering:
-                self._say("Session expired: checking with the service…", error=True)
-                self.check_job()
+        step = self.mfa.tick()
+        self._draw_facts()
+        if step is not None:
+            self._apply(step)
+            self.check_job()
 
-    def _say(self, text: str, *, error: bool = False) -> None:
-        message = self.query_one("#mfa-message", Static)
-        message.update(Text(text))
-        message.set_class(error, "-error")
-
-    # -- submitting ------------------------------------------------------
+    # -- answering -------------------------------------------------------
 
     @on(Input.Submitted, "#mfa-answer")
     @on(Button.Pressed, "#mfa-submit")
     def action_submit(self) -> None:
         """Send the answer (Enter or the Submit button)."""
-        if self._answering:
-            return
         answer_input = self.query_one(Input)
         answer = answer_input.value.strip()
-        if not answer:
-            self._say("Type the answer first.", error=True)
+        step = self.mfa.submit(answer)
+        if step is None:
             return
-        answer_input.disabled = True
-        self._answering = True
-        self._answer_round += 1
-        self._say("Checking the answer…")
-        self._send_answer(answer)
+        self._apply(step)
+        if self.mfa.state is MfaState.SENDING:
+            answer_input.disabled = True
+            self._send_answer(answer)
 
     @on(Button.Pressed, "#mfa-cancel")
     def action_cancel(self) -> None:
-        self.dismiss(MfaOutcome("cancelled"))
+        self.dismiss(self.mfa.cancel())
 
-    @work(exclusive=True, exit_on_error=False, group="mfa")
+    @work(exclusive=True, exit_on_error=False, group="mfa", name="mfa")
     async def _send_answer(self, answer: str) -> None:
+        client = self.desk.client
         try:
-            client = self._host.client
             await client.submit_mfa(self.user_id, self.job_id, answer)
             job = await client.resolve_mfa(self.user_id, self.job_id)
         except AccountDataError as error:
@@ -233,94 +213,46 @@ authentication). Type the answer and press Enter (or Submit).
             self.post_message(MfaAnswered(job))
 
     def on_mfa_answered(self, message: MfaAnswered) -> None:
-        self._answering = False
-        job = message.job
-        self._record(job)
-        if job.needs_mfa:
-            self.challenge = job.mfa or self.challenge
-            left = self.challenge.attempts_remaining
-            self._enable_answer(clear=True)
-            if left is None:
-                self._say("Wrong answer", error=True)
-            else:
-                self._say(f"Wrong answer — {left} {'attempt' if left == 1 else 'attempts'} left",
-                          error=True)  # fmt: skip
-            self._draw_facts()
-            return
-        self._finish(job, resumed="MFA accepted; the job resumed.")
+        self.desk.update_job(message.job, self.user_id)
+        self._apply(self.mfa.answered(message.job))
 
     def on_mfa_answer_failed(self, message: MfaAnswerFailed) -> None:
-        self._answering = False
-        error = message.error
-        self._host.report_error(error)
-        for error_type, name in OUTCOME_OF_ERROR:
-            if isinstance(error, error_type):
-                self._close(MfaOutcome(name))
-                return
-        # Anything else (bank or network trouble) may pass: keep the dialog to retry.
-        self._enable_answer(clear=False)
-        self._say(f"Could not check the answer: {error.title}. Try again.", error=True)
+        self._apply(self.mfa.answer_failed(message.error))
 
-    def _enable_answer(self, *, clear: bool) -> None:
-        answer_input = self.query_one(Input)
-        answer_input.disabled = False
-        if clear:
-            answer_input.value = ""
-        answer_input.focus()
+    def on_service_failed(self, message: ServiceFailed) -> None:
+        # Our own worker crashed (the app reports it): let the user try again.
+        if isinstance(message.error, InternalError) and self.mfa.state is MfaState.SENDING:
+            self._apply(self.mfa.interrupted())
 
     # -- checking the job with the service -----------------------------------
 
     def check_job(self) -> Worker[None] | None:
         """Re-read the job now; None when a read or an answer is already on its way."""
-        if self._checking or self._answering or self._close_when_shown is not None:
+        if self._close_when_shown is not None:
             return None
-        self._checking = True
-        return self._read_job(self._answer_round)
+        answer_round = self.mfa.start_check()
+        if answer_round is None:
+            return None
+        return self._read_job(answer_round)
 
     def check_due(self) -> None:
         """The re-read timer's tick: read the job unless another screen covers the dialog."""
-        # Covered (help, jobs): it reads again when shown (on_screen_resume).
-        if self.is_active:
+        if self.is_active:  # covered (help): it reads again when shown
             self.check_job()
 
-    @work(exit_on_error=False, group="mfa-check")
+    @work(exit_on_error=False, group="mfa-check", name="mfa_check")
     async def _read_job(self, answer_round: int) -> None:
         try:
-            job = await self._host.client.get_job(self.user_id, self.job_id)
+            job = await self.desk.client.get_job(self.user_id, self.job_id)
         except AccountDataError as error:
             self.post_message(MfaJobRead(answer_round, None, error))
         else:
             self.post_message(MfaJobRead(answer_round, job, None))
 
     def on_mfa_job_read(self, message: MfaJobRead) -> None:
-        self._checking = False
-        if message.answer_round != self._answer_round or self._answering:
-            return  # an answer went out since: its own reply tells the story
-        if message.error is not None:
-            self._check_failed(message.error)
-            return
-        job = message.job
-        assert job is not None
-        self._record(job)
-        if not job.needs_mfa:
-            self._finish(job, resumed=f"The job no longer waits for MFA (answered elsewhere): "
-                                      f"it is {str(job.status).replace('_', ' ')}.")  # fmt: skip
-            return
-        self.challenge = job.mfa or self.challenge
-        self._draw_facts()
-        if self._expired_here:
-            self._say("This computer's clock says the session expired, but the service still "
-                      "waits for an answer: try it.", error=True)  # fmt: skip
-
-    def _check_failed(self, error: AccountDataError) -> None:
-        key = error.code or type(error).__name__
-        if key not in self._reported_checks:  # every 5 s: one toast per kind of trouble
-            self._reported_checks.add(key)
-            self._host.report_error(error)
-        if isinstance(error, JobNotFoundError):
-            self._close(MfaOutcome("error"))
-            return
-        self._say(f"Could not check the job: {error.title}.", error=True)
+        if message.job is not None:
+            self.desk.update_job(message.job, self.user_id)
+        self._apply(self.mfa.checked(message.answer_round, message.job, message.error))
 
     def on_screen_suspend(self) -> None:
         self._covered = True
@@ -334,31 +266,10 @@ authentication). Type the answer and press Enter (or Submit).
 
     # -- closing -----------------------------------------------------------
 
-    def _record(self, job: Job) -> None:
-        update_job = getattr(self.app, "update_job", None)
-        if update_job is not None:
-            update_job(job, self.user_id)
-
-    def _finish(self, job: Job, *, resumed: str) -> None:
-        """The job no longer waits for MFA: say why, then close."""
-        if job.status == "failed":
-            code = job.error.code if job.error and job.error.code else None
-            reason = job.error.message if job.error and job.error.message else "no reason given"
-            self.app.notify(
-                reason,
-                title=f"Job failed · {code}" if code else "Job failed",
-                severity="error",
-                markup=False,
-            )
-            self._close(MfaOutcome(OUTCOME_OF_CODE.get(code or "", "failed"), job))
-            return
-        self.app.notify(resumed, title="MFA", markup=False)
-        self._close(MfaOutcome("resumed", job))
-
-    def _close(self, outcome: MfaOutcome) -> None:
+    def _close(self, result: MfaResult) -> None:
         # dismiss() pops the top screen: with help open over the dialog it
         # would close the help instead, so wait until the dialog is shown.
         if self.is_active:
-            self.dismiss(outcome)
+            self.dismiss(result)
         else:
-            self._close_when_shown = outcome
+            self._close_when_shown = result

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import re
 from pathlib import Path
-from typing import ClassVar, cast
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -23,16 +23,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
-from accountdesk.client.errors import AccountDataError
-from accountdesk.client.models import Transactions
-from accountdesk.tui.error_log import failure_line
-from accountdesk.tui.poller import JobsHost
+from accountdesk.client import AccountDataError
+from accountdesk.core.errors import InternalError, failure_line
+from accountdesk.core.transactions import COLUMNS, TransactionView
+from accountdesk.tui.base import DeskScreen
+from accountdesk.tui.messages import ServiceFailed
 from accountdesk.tui.resources import styles_path
-from accountdesk.tui.transaction_view import COLUMNS, TransactionView, rows_from
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
 from accountdesk.tui.widgets.transaction_table import TransactionTable
@@ -50,12 +49,6 @@ class TransactionsLoaded(Message):
         self.currency = currency
 
 
-class TransactionsFailed(Message):
-    def __init__(self, error: AccountDataError) -> None:
-        super().__init__()
-        self.error = error
-
-
 class TransactionsExported(Message):
     def __init__(self, path: Path, count: int) -> None:
         super().__init__()
@@ -63,14 +56,7 @@ class TransactionsExported(Message):
         self.count = count
 
 
-class TransactionsExportFailed(Message):
-    def __init__(self, path: Path, error: OSError) -> None:
-        super().__init__()
-        self.path = path
-        self.error = error
-
-
-class TransactionsScreen(Screen[None]):
+class TransactionsScreen(DeskScreen[None]):
     """All transactions of one user in a virtual table."""
 
     CSS_PATH = styles_path("transactions.tcss")
@@ -116,10 +102,6 @@ transactions job on the account screen first if the list is empty.
         #: The file the last export wrote (None before the first export).
         self.last_export: Path | None = None
 
-    @property
-    def _host(self) -> JobsHost:
-        return cast(JobsHost, self.app)
-
     def compose(self) -> ComposeResult:
         yield AppHeader(f"Transactions · {self.user_id}")
         with Horizontal(id="transactions-bar"):
@@ -144,16 +126,18 @@ transactions job on the account screen first if the list is empty.
         self._say("")
         self._load()
 
-    @work(exclusive=True, exit_on_error=False, group="transactions")
+    @work(exclusive=True, exit_on_error=False, group="transactions", name="get_transactions")
     async def _load(self) -> None:
         try:
-            transactions: Transactions = await self._host.client.get_transactions(self.user_id)
+            transactions = await self.desk.client.get_transactions(self.user_id)
         except AccountDataError as error:
-            self.post_message(TransactionsFailed(error))
+            self.post_message(ServiceFailed(error, "get_transactions"))
             return
-        # Formatting 100,000 rows takes a moment: keep it off the UI's loop.
-        rows = await asyncio.to_thread(rows_from, transactions.transactions)
-        self.post_message(TransactionsLoaded(TransactionView(rows), transactions.currency))
+        # Building 100,000 rows takes a moment: keep it off the UI's loop.
+        view = await asyncio.to_thread(
+            TransactionView.from_transactions, transactions.transactions, transactions.currency
+        )
+        self.post_message(TransactionsLoaded(view, transactions.currency))
 
     def on_transactions_loaded(self, message: TransactionsLoaded) -> None:
         self.view = message.view
@@ -167,11 +151,13 @@ transactions job on the account screen first if the list is empty.
         self._draw_count()
         table.focus()
 
-    def on_transactions_failed(self, message: TransactionsFailed) -> None:
+    def on_service_failed(self, message: ServiceFailed) -> None:
+        if message.operation not in {"get_transactions", "export_csv"}:
+            return
         self.query_one(TransactionTable).loading = False
-        self._host.report_error(message.error)
-        self._say(failure_text(message.error), error=True)
-        self._draw_count()
+        if message.operation == "get_transactions":
+            self._say(failure_text(message.error), error=True)
+            self._draw_count()
 
     # -- filter and sort ---------------------------------------------------
 
@@ -223,36 +209,31 @@ transactions job on the account screen first if the list is empty.
         if self.view is None or not self.view.total:
             self.notify("Nothing to export yet.", severity="warning")
             return
-        stamp = self._host.now().strftime("%Y%m%d-%H%M%S")
+        stamp = self.desk.now().strftime("%Y%m%d-%H%M%S")
         safe_user = re.sub(r"[^A-Za-z0-9_.-]", "_", self.user_id)
         path = self.export_dir() / f"transactions-{safe_user}-{stamp}.csv"
         self._export(path)
 
     def export_dir(self) -> Path:
         """Where exports go: ``<data dir>/exports`` (kept beside the app's other files)."""
-        return self._host.data_dir / "exports"
+        return self.desk.dirs.exports_dir
 
-    @work(exclusive=True, exit_on_error=False, group="transactions-export", thread=True)
+    @work(
+        exclusive=True,
+        exit_on_error=False,
+        group="transactions-export",
+        thread=True,
+        name="export_csv",
+    )
     def _export(self, path: Path) -> None:
         assert self.view is not None
-        try:
-            count = self.view.export_csv(path, self.currency)
-        except OSError as error:
-            self.post_message(TransactionsExportFailed(path, error))
-            return
-        self.post_message(TransactionsExported(path, count))
+        count = self.view.export_csv(self.desk.store, path)
+        if count is not None:  # a failure was reported by the store
+            self.post_message(TransactionsExported(path, count))
 
     def on_transactions_exported(self, message: TransactionsExported) -> None:
         self.last_export = message.path
         self.notify(export_text(message.path, message.count), title="CSV exported", markup=False)
-
-    def on_transactions_export_failed(self, message: TransactionsExportFailed) -> None:
-        self.notify(
-            f"Could not write {message.path}: {message.error}",
-            title="Export failed",
-            severity="error",
-            markup=False,
-        )
 
     # -- drawing ---------------------------------------------------------
 
@@ -282,7 +263,7 @@ transactions job on the account screen first if the list is empty.
         message.set_class(error, "-error")
 
 
-def failure_text(error: AccountDataError) -> str:
+def failure_text(error: AccountDataError | InternalError) -> str:
     """The failure line: the service's message verbatim with its code, as the toast shows it."""
     return failure_line("Could not read transactions", error)
 

@@ -14,6 +14,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Static
 
+from accountdesk.tui.base import desk_of
+
 #: Cells of horizontal padding around each header part (``padding: 0 1``).
 _PADDING = 2
 #: Parts that give way, in this order, when the title would not fit.
@@ -41,15 +43,15 @@ class AppHeader(Horizontal):
         self._title = title
 
     def compose(self) -> ComposeResult:
-        app = self.app
-        sandbox = bool(getattr(app, "sandbox", True))
-        base_url = str(getattr(app, "service_url", ""))
+        desk = desk_of(self.app)
+        sandbox = desk.embedded
+        base_url = desk.service_url
         yield Static("accountdesk", id="app-name", markup=False)
         yield Static(self._title, id="screen-title", markup=False)
         # The footer is full of each screen's own keys, so the two ways to
         # find everything else live up here.
         yield Static("^p commands · F1 help", id="header-hint", markup=False)
-        yield Static(getattr(app, "signed_in_as", "") or "", id="signed-in-as", markup=False)
+        yield Static(desk.signed_in_as, id="signed-in-as", markup=False)
         badge = Static(badge_text(base_url, sandbox), id="service-badge", markup=False)
         badge.add_class("-sandbox" if sandbox else "-live")
         yield badge
@@ -83,10 +85,12 @@ class AppHeader(Horizontal):
     def _has_text(self, selector: str) -> bool:
         return bool(str(self.query_one(selector, Static).content))
 
-    def show_service(self, base_url: str, sandbox: bool) -> None:
+    def show_service(self) -> None:
         """Repaint the badge after the base URL changed."""
+        desk = desk_of(self.app)
+        sandbox = desk.embedded
         badge = self.query_one("#service-badge", Static)
-        badge.update(badge_text(base_url, sandbox))
+        badge.update(badge_text(desk.service_url, sandbox))
         badge.set_class(sandbox, "-sandbox")
         badge.set_class(not sandbox, "-live")
         self.fit()

@@ -23,7 +23,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from accountdesk.tui.transaction_view import (
+from accountdesk.core.transactions import (
     COLUMNS,
     Column,
     TransactionRow,
@@ -93,7 +93,7 @@ class TransactionTable(ScrollView, can_focus=True):
 
     def __init__(self, view: TransactionView | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.view = view or TransactionView([])
+        self.view = view or TransactionView.from_rows([])
         #: Drawn under the header while the view has no rows ("" draws nothing).
         self.empty_text = ""
 

@@ -6,8 +6,21 @@ import datetime as dt
 import json
 from pathlib import Path
 
-from accountdesk.client.models import Job
-from accountdesk.tui.jobs import JobTracker, backoff_delay, describe_age
+from accountdesk.client import Job, exponential_backoff
+from accountdesk.core.formatting import describe_age
+from accountdesk.core.job_rows import job_note
+from accountdesk.core.jobs import JobTracker as _Tracker
+from accountdesk.core.poller import BACKOFF_BASE, BACKOFF_CAP
+from accountdesk.core.store import Store
+
+
+def JobTracker(path: Path, service: str) -> _Tracker:
+    return _Tracker(Store(), path, service)
+
+
+def backoff_delay(failures: int) -> float:
+    return exponential_backoff(failures, base=BACKOFF_BASE, cap=BACKOFF_CAP)
+
 
 NOW = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.UTC)
 
@@ -23,7 +36,7 @@ def test_jobs_survive_a_new_tracker_per_service(tmp_path: Path) -> None:
     path = tmp_path / "jobs.json"
     tracker = JobTracker(path, "sandbox")
     tracked = tracker.track(make_job(), "user_good", NOW)
-    tracker.record_failure(tracked, "AC-104", "AC-104 Cannot reach the bank", "AC-104", NOW)
+    tracker.record_failure(tracked, "AC-104", "AC-104", "Cannot reach the bank", NOW, 1.0)
     tracker.save()
     other = JobTracker(path, "https://bank.example")
     other.load()
@@ -39,8 +52,9 @@ def test_jobs_survive_a_new_tracker_per_service(tmp_path: Path) -> None:
         "balance_refresh",
         "pending",
     )
-    assert job.stale and job.last_error_code == "AC-104"
-    assert job.last_poll_at == NOW and job.created_at == NOW
+    # The error is kept; staleness is the running poller's to say, not the file's.
+    assert job.last_error_code == "AC-104" and job.last_error_message == "Cannot reach the bank"
+    assert not job.failing and job.created_at == NOW
     # The other service's jobs were kept through the sandbox tracker's save.
     assert [j.job_id for j in JobTracker(path, "https://bank.example").jobs] == []
     reloaded_other = JobTracker(path, "https://bank.example")
@@ -58,9 +72,12 @@ def test_file_holds_no_secret_and_is_replaced_atomically(tmp_path: Path) -> None
     assert "Code?" not in text and "question" not in text
     assert sorted(json.loads(text)["services"]["sandbox"][0]) == sorted(
         ["user_id", "job_id", "kind", "status", "created_at", "tracked_at", "last_poll_at",
-         "last_error_code", "last_error_title", "stale", "gone"]
+         "last_error_code", "last_error_message", "blocked_until", "gone", "given_up"]
     )  # fmt: skip
-    assert [p.name for p in tmp_path.iterdir()] == ["jobs.json"]  # no temp file left
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "jobs.json",
+        "jobs.json.lock",
+    ]  # no temp file
 
 
 def test_corrupt_file_is_set_aside_and_tracker_starts_empty(tmp_path: Path) -> None:
@@ -69,7 +86,8 @@ def test_corrupt_file_is_set_aside_and_tracker_starts_empty(tmp_path: Path) -> N
     tracker = JobTracker(path, "sandbox")
     tracker.load()
     assert len(tracker) == 0
-    assert (tmp_path / "jobs.json.bak").read_text() == "{not json"
+    [aside] = tmp_path.glob("jobs.json.unreadable-*")
+    assert aside.read_text() == "{not json"
     tracker.track(make_job(), "user_good", NOW)
     tracker.save()
     assert json.loads(path.read_text())["services"]["sandbox"][0]["job_id"] == "job_1"
@@ -84,7 +102,7 @@ def test_bad_records_are_skipped_good_ones_kept(tmp_path: Path) -> None:
     tracker = JobTracker(path, "sandbox")
     tracker.load()
     assert [job.job_id for job in tracker.jobs] == ["j"]
-    assert not (tmp_path / "jobs.json.bak").exists()
+    assert not list(tmp_path.glob("jobs.json.unreadable-*"))
 
 
 def test_wrong_shape_document_is_set_aside(tmp_path: Path) -> None:
@@ -92,7 +110,7 @@ def test_wrong_shape_document_is_set_aside(tmp_path: Path) -> None:
     path.write_text("[1, 2]")
     tracker = JobTracker(path, "sandbox")
     tracker.load()
-    assert len(tracker) == 0 and (tmp_path / "jobs.json.bak").exists()
+    assert len(tracker) == 0 and list(tmp_path.glob("jobs.json.unreadable-*"))
 
 
 def test_backoff_doubles_to_a_cap_and_due_respects_it(tmp_path: Path) -> None:
@@ -100,22 +118,26 @@ def test_backoff_doubles_to_a_cap_and_due_respects_it(tmp_path: Path) -> None:
     tracker = JobTracker(tmp_path / "jobs.json", "sandbox")
     tracked = tracker.track(make_job(), "user_good", NOW)
     assert tracker.due(NOW) == [tracked]
-    assert tracker.record_failure(tracked, "TransportError", "Cannot connect", None, NOW) is True
-    assert tracker.record_failure(tracked, "TransportError", "Cannot connect", None, NOW) is False
+    assert (
+        tracker.record_failure(tracked, "TransportError", None, "Cannot connect", NOW, 1.0) is True
+    )
+    assert (
+        tracker.record_failure(tracked, "TransportError", None, "Cannot connect", NOW, 2.0) is False
+    )
     assert tracker.due(NOW + dt.timedelta(seconds=1.9)) == []
     assert tracker.due(NOW + dt.timedelta(seconds=2)) == [tracked]
     tracker.record_poll(tracked, make_job(status="in_progress"), NOW)
-    assert not tracked.stale and tracked.failures == 0 and tracker.due(NOW) == [tracked]
+    assert not tracked.failing and tracked.failures == 0 and tracker.due(NOW) == [tracked]
 
 
 def test_terminal_and_gone_jobs_are_not_due(tmp_path: Path) -> None:
     tracker = JobTracker(tmp_path / "jobs.json", "sandbox")
     done = tracker.track(make_job("a", status="completed"), "u", NOW)
     gone = tracker.track(make_job("b"), "u", NOW)
-    tracker.mark_gone(gone, NOW)
+    tracker.mark_gone(gone, "AC-109", "Job b not found", NOW)
     live = tracker.track(make_job("c"), "u", NOW)
     assert tracker.due(NOW) == [live]
-    assert done.note == "" and gone.note == "gone (AC-109)"
+    assert job_note(done, stale=False) == "" and job_note(gone, stale=False) == "gone (AC-109)"
 
 
 def test_describe_age() -> None:

@@ -1,0 +1,178 @@
+"""How the app reaches the service: the embedded sandbox or a real base URL.
+
+This is the one place outside ``cli`` that may import the sandbox (an
+import-linter contract says so). Nothing here runs before the first frame:
+the embedded sandbox (and with it FastAPI) is built only when the transport
+is first needed, in a thread, so the sign-in screen paints at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    import httpx
+    from pydantic import SecretStr
+
+    from accountdesk.client import AccountDataClient
+
+__all__ = ["ClientFactory", "ScenarioUser", "ServiceConnection", "build_embedded_transport"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioUser:
+    """One user of the sandbox's scenario catalogue."""
+
+    user_id: str
+    summary: str
+
+
+#: How the embedded sandbox is addressed (no socket behind it).
+EMBEDDED_BASE_URL = "http://sandbox"
+
+
+class ClientFactory(Protocol):
+    def __call__(
+        self,
+        base_url: str,
+        api_key: str,
+        api_secret: SecretStr,
+        transport: httpx.AsyncBaseTransport | None,
+        **options: Any,
+    ) -> AccountDataClient: ...
+
+
+def default_client_factory(
+    base_url: str,
+    api_key: str,
+    api_secret: SecretStr,
+    transport: httpx.AsyncBaseTransport | None,
+    **options: Any,
+) -> AccountDataClient:
+    from accountdesk.client import AccountDataClient
+
+    return AccountDataClient(base_url, api_key, api_secret, transport=transport, **options)
+
+
+def build_embedded_transport(**sandbox_options: Any) -> httpx.AsyncBaseTransport:
+    """A transport to a fresh in-process sandbox (imports FastAPI: call off the UI's path).
+
+    ``sandbox_options`` go to :func:`accountdesk.sandbox.create_app`; ``frozen_at``
+    (a datetime) freezes its clock there, for screenshots and demos that must
+    look the same every time.
+    """
+    import httpx
+
+    from accountdesk.sandbox import FrozenClock, create_app
+
+    frozen_at = sandbox_options.pop("frozen_at", None)
+    if frozen_at is not None:
+        sandbox_options["clock"] = FrozenClock(frozen_at)
+    return httpx.ASGITransport(app=create_app(**sandbox_options))
+
+
+class ServiceConnection:
+    """The service the app talks to, and the transport that reaches it."""
+
+    def __init__(
+        self,
+        *,
+        base_url: str | None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        client_factory: ClientFactory | None = None,
+        client_options: dict[str, Any] | None = None,
+        sandbox_options: dict[str, Any] | None = None,
+    ) -> None:
+        #: None: the embedded sandbox.
+        self.base_url = base_url
+        self._sandbox_options = sandbox_options or {}
+        self._transport = transport
+        self._client_factory: ClientFactory = client_factory or default_client_factory
+        self._client_options = client_options or {}
+        self._lock = asyncio.Lock()
+
+    @property
+    def embedded(self) -> bool:
+        return self.base_url is None
+
+    @property
+    def url(self) -> str:
+        """The URL requests go to (the embedded sandbox's pseudo-URL included)."""
+        return self.base_url or EMBEDDED_BASE_URL
+
+    async def transport(self) -> httpx.AsyncBaseTransport | None:
+        """The injected transport, the embedded sandbox's (built once), or None (network)."""
+        if self._transport is None and self.embedded:
+            async with self._lock:
+                if self._transport is None:
+                    log.info("starting the embedded sandbox")
+                    self._transport = await asyncio.to_thread(
+                        build_embedded_transport, **self._sandbox_options
+                    )
+        return self._transport
+
+    async def warm_up(self) -> None:
+        """Build the embedded sandbox ahead of sign-in; a failure is only logged (sign-in reports it)."""
+        try:
+            await self.transport()
+        except Exception:
+            log.exception("the embedded sandbox failed to start")
+
+    async def sign_in(self, api_key: str, api_secret: SecretStr) -> AccountDataClient:
+        """A client whose credentials the service accepted (raises the client's errors)."""
+        client = self._client_factory(
+            self.url, api_key, api_secret, await self.transport(), **self._client_options
+        )
+        try:
+            await client.sign_in()
+        except BaseException:
+            await client.aclose()
+            raise
+        return client
+
+    def with_base_url(self, base_url: str) -> ServiceConnection:
+        """The same kind of connection to another live base URL."""
+        return ServiceConnection(
+            base_url=base_url,
+            transport=self._transport,
+            client_factory=self._client_factory,
+            client_options=self._client_options,
+        )
+
+    async def scenarios(self) -> list[ScenarioUser]:
+        """The sandbox's scenario users; [] when the service offers none (a live service).
+
+        The list is a demo convenience, so every failure is an empty list and
+        a log line, never an exception for the UI.
+        """
+        import httpx
+
+        try:
+            async with httpx.AsyncClient(
+                base_url=self.url, transport=await self.transport(), timeout=5.0
+            ) as http:
+                response = await http.get("/_sandbox/scenarios")
+            users = response.json().get("users", []) if response.status_code == 200 else []
+        except (httpx.HTTPError, ValueError, AttributeError) as error:
+            log.warning("scenario catalogue unavailable: %s", error)
+            return []
+        return [
+            ScenarioUser(str(user["user_id"]), str(user.get("summary", "")))
+            for user in users
+            if isinstance(user, dict) and "user_id" in user
+        ]
+
+    async def advance_clock(self, seconds: float) -> None:
+        """Move the sandbox's clock forward (its control endpoint)."""
+        import httpx
+
+        async with httpx.AsyncClient(
+            base_url=self.url, transport=await self.transport(), timeout=5.0
+        ) as http:
+            response = await http.post("/_sandbox/clock/advance", json={"seconds": seconds})
+            response.raise_for_status()

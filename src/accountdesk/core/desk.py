@@ -1,0 +1,302 @@
+"""The desk: the whole state of one accountdesk session, free of Textual.
+
+A :class:`Desk` owns the settings, the store, the connection and the signed-in
+client, the error log, the recent lookups and tracked jobs of the current
+service, and the job poller. The Textual app owns one desk, hands it a
+scheduler (timers and workers) and a :class:`DeskListener`, and turns what
+the listener hears into messages and toasts. Tests drive a desk without any
+screen.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .connection import ClientFactory, ScenarioUser, ServiceConnection
+from .errors import ErrorLog, ErrorRecord, InternalError
+from .jobs import JobTracker, TrackedJob, job_key
+from .notices import Notice, job_ended, job_given_up, store_problem
+from .paths import AppDirs
+from .poller import AsyncioScheduler, JobPoller, Scheduler
+from .recents import RecentLookups
+from .settings import SANDBOX_SERVICE_KEY, Settings
+from .store import Store, StoreProblem
+
+if TYPE_CHECKING:
+    import httpx
+    from pydantic import SecretStr
+
+    from accountdesk.client import AccountDataClient, AccountDataError, Job
+
+__all__ = ["Desk", "DeskListener", "NullListener"]
+
+log = logging.getLogger(__name__)
+
+
+def _system_clock() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class DeskListener(Protocol):
+    """What the desk tells the UI."""
+
+    def jobs_changed(self) -> None: ...
+
+    def notice(self, notice: Notice) -> None: ...
+
+    def error_recorded(self, record: ErrorRecord) -> None: ...
+
+    def mfa_needed(self, tracked: TrackedJob) -> None: ...
+
+
+class NullListener:
+    """A listener that hears nothing (before the UI attaches, and in core tests)."""
+
+    def jobs_changed(self) -> None:
+        pass
+
+    def notice(self, notice: Notice) -> None:
+        pass
+
+    def error_recorded(self, record: ErrorRecord) -> None:
+        pass
+
+    def mfa_needed(self, tracked: TrackedJob) -> None:
+        pass
+
+
+class Desk:
+    """One session's state (see the module docstring).
+
+    ``transport`` and ``client_factory`` let tests and the embedded sandbox
+    plug in; ``clock`` is the app clock (aware UTC), frozen in tests.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        dirs: AppDirs,
+        *,
+        clock: Callable[[], dt.datetime] | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        client_factory: ClientFactory | None = None,
+        poll_interval: float = 1.0,
+        sandbox_options: dict[str, Any] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.dirs = dirs
+        self.clock = clock or _system_clock
+        self.store = Store(on_problem=self._store_problem, now=self.now)
+        self.connection = ServiceConnection(
+            base_url=settings.base_url,
+            transport=transport,
+            client_factory=client_factory,
+            client_options=self._client_options(),
+            sandbox_options=sandbox_options,
+        )
+        self.error_log = ErrorLog()
+        self.listener: DeskListener = NullListener()
+        self.scheduler: Scheduler = AsyncioScheduler()
+        self.poll_interval = poll_interval
+        self.signed_in_as = ""
+        self._client: AccountDataClient | None = None
+        self._recents: RecentLookups | None = None
+        self._tracker: JobTracker | None = None
+        self._poller: JobPoller | None = None
+
+    def attach(self, listener: DeskListener, scheduler: Scheduler) -> None:
+        """The UI's listener and scheduler (call before signing in)."""
+        self.listener = listener
+        self.scheduler = scheduler
+
+    def _client_options(self) -> dict[str, Any]:
+        return {}
+
+    # -- where we are ----------------------------------------------------------
+
+    def now(self) -> dt.datetime:
+        return self.clock()
+
+    @property
+    def embedded(self) -> bool:
+        """True on the embedded sandbox (in-process, no network)."""
+        return self.connection.embedded
+
+    @property
+    def is_sandbox(self) -> bool:
+        """The service is a sandbox (the embedded one; later also one detected over HTTP)."""
+        return self.embedded
+
+    @property
+    def service_url(self) -> str:
+        return self.connection.url
+
+    @property
+    def service_key(self) -> str:
+        """What per-service files key on: ``"sandbox"`` or the live base URL."""
+        return SANDBOX_SERVICE_KEY if self.embedded else self.connection.url
+
+    def use_base_url(self, base_url: str) -> None:
+        """Point a live desk at another (normalised) base URL, typed on the sign-in screen."""
+        if self.embedded or base_url == self.connection.base_url:
+            return
+        self.connection = self.connection.with_base_url(base_url)
+        self._recents = None
+        self._tracker = None
+        self._poller = None
+
+    # -- the session -------------------------------------------------------------
+
+    @property
+    def client(self) -> AccountDataClient:
+        """The signed-in client (RuntimeError before sign-in)."""
+        if self._client is None:
+            raise RuntimeError("not signed in")
+        return self._client
+
+    @property
+    def signed_in(self) -> bool:
+        return self._client is not None
+
+    async def sign_in(self, api_key: str, api_secret: SecretStr) -> None:
+        """Sign in (raises the client's errors), then load and start polling this service's jobs."""
+        client = await self.connection.sign_in(api_key, api_secret)
+        self._client = client
+        self.signed_in_as = api_key
+        log.info("signed in with key %s on %s", api_key, self.service_key)
+        self._tracker = None  # reload: another app may have saved since
+        self.poller.start(client)
+        self.listener.jobs_changed()
+
+    async def sign_out(self) -> None:
+        """Stop polling, save the jobs, close the client."""
+        self.stop_polling()
+        client, self._client = self._client, None
+        self.signed_in_as = ""
+        if client is not None:
+            await client.aclose()
+            log.info("signed out")
+
+    def stop_polling(self) -> None:
+        if self._poller is not None:
+            self._poller.stop()
+        if self._tracker is not None and self._tracker.unsaved:
+            self._tracker.save()
+
+    async def close(self) -> None:
+        await self.sign_out()
+
+    async def scenarios(self) -> list[ScenarioUser]:
+        """The sandbox's scenario users ([] on a live service)."""
+        return await self.connection.scenarios()
+
+    async def advance_sandbox_clock(self, seconds: float) -> None:
+        """Move the sandbox's clock forward (expire an MFA session, lift a block, finish jobs)."""
+        await self.connection.advance_clock(seconds)
+
+    # -- per-service state ---------------------------------------------------------
+
+    @property
+    def recents(self) -> RecentLookups:
+        if self._recents is None or self._recents.service_key != self.service_key:
+            self._recents = RecentLookups(self.store, self.dirs.recent_file, self.service_key)
+        return self._recents
+
+    @property
+    def tracker(self) -> JobTracker:
+        if self._tracker is None or self._tracker.service_key != self.service_key:
+            tracker = JobTracker(self.store, self.dirs.jobs_file, self.service_key)
+            tracker.load()
+            self._tracker = tracker
+            self._poller = None
+        return self._tracker
+
+    @property
+    def poller(self) -> JobPoller:
+        tracker = self.tracker
+        if self._poller is None or self._poller.tracker is not tracker:
+            self._poller = JobPoller(
+                tracker, self.scheduler, self, self.now, interval=self.poll_interval
+            )
+        return self._poller
+
+    # -- jobs --------------------------------------------------------------------
+
+    def track_job(self, job: Job, user_id: str) -> TrackedJob:
+        """Start tracking a job this app just started; it is polled from now on."""
+        tracked = self.tracker.track(job, user_id, self.now())
+        self.tracker.save()
+        self.listener.jobs_changed()
+        if tracked.needs_mfa:
+            self.listener.mfa_needed(tracked)
+        return tracked
+
+    def update_job(self, job: Job, user_id: str) -> TrackedJob | None:
+        """A state of a tracked job learnt elsewhere (the MFA dialog): record it, say if it ended."""
+        tracked = self.tracker.get(job_key(user_id, job.job_id))
+        if tracked is None:
+            return None
+        was_pollable = tracked.is_pollable
+        self.tracker.record_poll(tracked, job, self.now())
+        self.tracker.save()
+        if was_pollable and tracked.is_terminal:
+            self.listener.notice(job_ended(tracked))
+        self.listener.jobs_changed()
+        return tracked
+
+    # -- remembering ----------------------------------------------------------------
+
+    def remember_theme(self, theme: str) -> bool:
+        """Keep the theme picked in the command palette for the next run (config file)."""
+        from .config_file import remember_theme
+
+        return remember_theme(self.store, self.dirs.config_path, theme)
+
+    def remember_credentials(self, api_key: str, api_secret: str | None) -> bool:
+        """Keep the key (and the URL of a live service; the secret only if given) in the config file."""
+        from .config_file import remember_credentials
+
+        return remember_credentials(
+            self.store,
+            self.dirs.config_path,
+            api_key=api_key,
+            base_url=None if self.embedded else self.connection.base_url,
+            profile=self.settings.profile,
+            api_secret=api_secret,
+        )
+
+    # -- errors ------------------------------------------------------------------
+
+    def record_error(self, error: AccountDataError | InternalError) -> ErrorRecord:
+        """Add ``error`` to the session's log (and the log file); the record the UI shows."""
+        record = ErrorRecord.from_error(error, self.now())
+        self.error_log.append(record)
+        if isinstance(error, InternalError):
+            log.error("internal error in %s:\n%s", error.operation or "the app", error.log_text())
+        else:
+            log.warning("%s: %s %s -> %s", record.title, record.method, record.path, record.message)
+        return record
+
+    def _store_problem(self, problem: StoreProblem) -> None:
+        self.listener.notice(store_problem(problem))
+
+    # -- PollerListener ------------------------------------------------------------
+
+    def jobs_changed(self) -> None:
+        self.listener.jobs_changed()
+
+    def job_finished(self, tracked: TrackedJob) -> None:
+        self.listener.notice(job_ended(tracked))
+
+    def job_needs_mfa(self, tracked: TrackedJob) -> None:
+        self.listener.mfa_needed(tracked)
+
+    def job_given_up(self, tracked: TrackedJob) -> None:
+        minutes = int(self.poller.give_up_after.total_seconds() // 60)
+        self.listener.notice(job_given_up(tracked, minutes))
+
+    def poll_failed(self, tracked: TrackedJob, error: AccountDataError) -> None:
+        self.listener.error_recorded(self.record_error(error))

@@ -1,0 +1,80 @@
+"""What the jobs screen shows for each tracked job, as plain text (a view model).
+
+Kept apart from the screen so the words are tested without Textual, and so
+the screen can compare a row's new texts with the old ones and touch only
+the cells that changed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from .formatting import describe_age
+from .jobs import TrackedJob
+
+__all__ = ["COLUMNS", "JobRow", "job_details", "job_row"]
+
+#: (key, label) of the jobs table's columns, in order.
+COLUMNS: tuple[tuple[str, str], ...] = (
+    ("user", "User"),
+    ("kind", "Kind"),
+    ("status", "Status"),
+    ("age", "Age"),
+    ("last_poll", "Last poll"),
+    ("note", "Note"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class JobRow:
+    """One row's cell texts, keyed like :data:`COLUMNS`, plus what styles them."""
+
+    key: str
+    cells: tuple[str, ...]
+    #: The status word for colouring (``"gone"`` for a job the service no longer knows).
+    status: str
+    stale: bool
+    gone: bool
+
+
+def job_note(job: TrackedJob, *, stale: bool) -> str:
+    """Short text for the note column; the details line says the rest."""
+    if job.gone:
+        return f"gone ({job.last_error_code or 'unknown'})"
+    parts = []
+    if job.given_up:
+        parts.append("not polled")
+    if stale:
+        parts.append("stale")
+    if job.last_error_code or job.last_error_message:
+        parts.append(job.last_error_code or job.last_error_message or "")
+    return " · ".join(parts)
+
+
+def job_row(job: TrackedJob, now: dt.datetime, *, stale: bool) -> JobRow:
+    status = "gone" if job.gone else str(job.status)  # the last known status would be a guess
+    cells = (
+        job.user_id,
+        str(job.kind),
+        status,
+        describe_age(job.age_from, now),
+        describe_age(job.last_poll_at, now) + " ago" if job.last_poll_at else "—",
+        job_note(job, stale=stale),
+    )
+    return JobRow(job.key, cells, status, stale, job.gone)
+
+
+def job_details(job: TrackedJob) -> list[tuple[str, str]]:
+    """(label, value) pairs of the details line under the table."""
+    details = [
+        ("Job", job.job_id),
+        ("user", job.user_id),
+        ("created", job.created_at.strftime("%Y-%m-%d %H:%M:%S %Z")),
+    ]
+    if job.last_error_code or job.last_error_message:
+        error = " ".join(part for part in (job.last_error_code, job.last_error_message) if part)
+        details.append(("last error", error))
+    if job.mfa is not None and job.mfa.attempts_remaining is not None:
+        details.append(("MFA attempts left", str(job.mfa.attempts_remaining)))
+    return details

@@ -1,0 +1,289 @@
+"""Every job started in this app, per service, kept across runs in ``jobs.json``.
+
+:class:`JobTracker` holds one :class:`TrackedJob` per job started here, for
+one service (``service_key``: ``"sandbox"`` or the live base URL). The file is
+shared by every service and every running accountdesk on the data dir::
+
+    {"version": 1, "services": {"sandbox": [{job record}, ...], "https://...": [...]}}
+
+Saving goes through the store's locked read-modify-write and *merges*: our
+changed and removed jobs are applied to what is on disk now, jobs another
+process added are adopted, other services' records are kept verbatim. So two
+apps on one data dir never lose each other's jobs. A record we cannot read is
+skipped (and logged); a file that is not a jobs document is set aside by the
+store. No secret is stored: ids, kind, status, times, the last error.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from accountdesk.contract import JobStatus
+
+from .store import CorruptFile, Store
+from .tracked_job import TrackedJob, aware, job_key, parse_kind, parse_status
+
+if TYPE_CHECKING:
+    from accountdesk.client import Job
+
+__all__ = [
+    "MAX_JOBS_PER_SERVICE",
+    "JobTracker",
+    "TrackedJob",
+    "job_key",
+    "parse_kind",
+    "parse_status",
+]
+
+log = logging.getLogger(__name__)
+
+FILE_VERSION = 1
+#: Oldest finished jobs beyond this many per service are forgotten.
+MAX_JOBS_PER_SERVICE = 200
+
+
+def _document(data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict) or not isinstance(data.get("services"), dict):
+        raise CorruptFile("not a jobs document")
+    return data
+
+
+def _empty() -> dict[str, Any]:
+    return {"version": FILE_VERSION, "services": {}}
+
+
+def _records(document: dict[str, Any], service_key: str) -> list[Any]:
+    records = document["services"].get(service_key)
+    return records if isinstance(records, list) else []
+
+
+class JobTracker:
+    """The jobs of one service, persisted through a :class:`Store` in ``path``."""
+
+    def __init__(self, store: Store, path: Path, service_key: str) -> None:
+        self.store = store
+        self.path = path
+        self.service_key = service_key
+        self._jobs: dict[str, TrackedJob] = {}
+        self._changed: set[str] = set()
+        self._removed: set[str] = set()
+
+    # -- reading ---------------------------------------------------------
+
+    @property
+    def jobs(self) -> list[TrackedJob]:
+        """All tracked jobs, newest first (the later tracked first among equal times)."""
+        return _newest_first(list(self._jobs.values()))
+
+    def get(self, key: str) -> TrackedJob | None:
+        return self._jobs.get(key)
+
+    def __len__(self) -> int:
+        return len(self._jobs)
+
+    def due(self, now: dt.datetime) -> list[TrackedJob]:
+        """Pollable jobs, not in flight, whose backoff has run out.
+
+        Least recently polled first (never polled before all): when more are
+        due than may be in flight, the ones left out go first next time.
+        """
+        due = [
+            job
+            for job in self._jobs.values()
+            if job.is_pollable
+            and job.in_flight_since is None
+            and (job.next_poll_at is None or job.next_poll_at <= now)
+        ]
+        never = dt.datetime.min.replace(tzinfo=dt.UTC)
+        return sorted(due, key=lambda job: (job.last_poll_at or never, job.created_at))
+
+    def pollable(self) -> list[TrackedJob]:
+        return [job for job in self._jobs.values() if job.is_pollable]
+
+    @property
+    def unsaved(self) -> bool:
+        return bool(self._changed or self._removed)
+
+    # -- changes ---------------------------------------------------------
+
+    def track(self, job: Job, user_id: str, now: dt.datetime) -> TrackedJob:
+        """Start tracking ``job`` (or refresh it if already tracked)."""
+        key = job_key(user_id, job.job_id)
+        tracked = self._jobs.get(key)
+        if tracked is None:
+            tracked = TrackedJob(
+                user_id=user_id,
+                job_id=job.job_id,
+                kind=parse_kind(job.kind),
+                status=parse_status(job.status),
+                created_at=aware(job.created_at) or now,
+                tracked_at=now,
+            )
+            self._jobs[key] = tracked
+            self._removed.discard(key)
+        self.record_poll(tracked, job, now, polled=False)
+        return tracked
+
+    def record_poll(
+        self, tracked: TrackedJob, job: Job, now: dt.datetime, *, polled: bool = True
+    ) -> bool:
+        """Store a fresh state of ``tracked``; True when something a person sees changed."""
+        before = tracked.to_record()
+        was_failing = tracked.failing
+        previous_status = tracked.status
+        tracked.status = parse_status(job.status)
+        if job.kind:
+            tracked.kind = parse_kind(job.kind)
+        if polled:
+            tracked.last_poll_at = now
+        tracked.failures = 0
+        tracked.next_poll_at = None
+        tracked.failing = False
+        tracked.gone = False
+        tracked.mfa = job.mfa if job.needs_mfa else None
+        error = job.error
+        if error is not None and (error.code or error.message):
+            tracked.last_error_code = error.code
+            tracked.last_error_message = error.message
+            tracked.blocked_until = aware(getattr(error, "blocked_until", None))
+        elif not job.is_terminal:
+            tracked.last_error_code = tracked.last_error_message = None
+            tracked.blocked_until = None
+        if (
+            previous_status is JobStatus.MFA_REQUIRED
+            and tracked.status is not JobStatus.MFA_REQUIRED
+        ):
+            tracked.mfa_offered = False  # a later challenge on the same job is offered again
+        after = tracked.to_record()
+        # last_poll_at alone changes every second: not worth a write or a redraw.
+        meaningful = {k: v for k, v in after.items() if k != "last_poll_at"} != {
+            k: v for k, v in before.items() if k != "last_poll_at"
+        }
+        if meaningful or not polled:
+            self._changed.add(tracked.key)
+        return meaningful or was_failing or not polled
+
+    def record_failure(
+        self,
+        tracked: TrackedJob,
+        error_key: str,
+        code: str | None,
+        message: str,
+        now: dt.datetime,
+        delay: float,
+    ) -> bool:
+        """Note a failed poll and back off ``delay`` seconds; True when this error is new for the job.
+
+        The caller shows a toast only for new errors: a job that keeps
+        failing the same way is marked stale instead of repeating the toast.
+        """
+        tracked.failures += 1
+        tracked.last_poll_at = now  # "last poll" is the last attempt; the row says stale
+        tracked.next_poll_at = now + dt.timedelta(seconds=delay)
+        tracked.failing = True
+        tracked.last_error_code = code
+        tracked.last_error_message = message
+        first = error_key not in tracked.reported_errors
+        tracked.reported_errors.add(error_key)
+        return first
+
+    def mark_gone(self, tracked: TrackedJob, code: str, message: str, now: dt.datetime) -> None:
+        """The service does not know this job: stop polling it for good."""
+        tracked.gone = True
+        tracked.failing = False
+        tracked.last_poll_at = now
+        tracked.last_error_code = code
+        tracked.last_error_message = message
+        self._changed.add(tracked.key)
+
+    def give_up(self, tracked: TrackedJob) -> None:
+        tracked.given_up = True
+        self._changed.add(tracked.key)
+
+    def revive(self, tracked: TrackedJob, now: dt.datetime) -> None:
+        """Poll a given-up job again (the user asked); the give-up limit counts from ``now``."""
+        if tracked.given_up:
+            tracked.given_up = False
+            tracked.tracked_at = now
+            self._changed.add(tracked.key)
+
+    def forget(self, keys: Iterable[str]) -> int:
+        """Stop tracking ``keys`` (clearing finished jobs); how many were removed."""
+        removed = 0
+        for key in keys:
+            if self._jobs.pop(key, None) is not None:
+                self._changed.discard(key)
+                self._removed.add(key)
+                removed += 1
+        return removed
+
+    # -- the file --------------------------------------------------------
+
+    def load(self) -> None:
+        """Read this service's jobs; a missing file is empty, an unreadable one set aside."""
+        document = self.store.read_json(self.path, _document, _empty)
+        self._jobs = {}
+        self._changed.clear()
+        self._removed.clear()
+        for tracked in self._parse(reversed(_records(document, self.service_key))):
+            self._jobs[tracked.key] = tracked
+
+    def save(self) -> bool:
+        """Merge our changes into the file under its lock (see the module docstring)."""
+        changed = {key: self._jobs[key].to_record() for key in self._changed if key in self._jobs}
+        removed = set(self._removed)
+
+        def merge(document: dict[str, Any]) -> dict[str, Any]:
+            # Oldest tracked first, as in memory; the file lists newest first.
+            records: dict[str, Any] = {}
+            for tracked in self._parse(reversed(_records(document, self.service_key))):
+                records[tracked.key] = tracked.to_record()
+            for key in removed:
+                records.pop(key, None)
+            records.update(changed)
+            kept = _prune([TrackedJob.from_record(record) for record in records.values()])
+            newest_first = _newest_first(kept)
+            services = dict(document["services"])
+            services[self.service_key] = [job.to_record() for job in newest_first]
+            return {"version": FILE_VERSION, "services": services}
+
+        result = self.store.update_json(self.path, merge, _document, _empty)
+        if result is None:
+            return False  # kept as unsaved: the next save tries again
+        self._changed -= set(changed)
+        self._removed -= removed
+        on_disk = {t.key: t for t in self._parse(reversed(_records(result, self.service_key)))}
+        for key, tracked in on_disk.items():
+            self._jobs.setdefault(key, tracked)  # another app's new job: ours too now
+        for key in [key for key in self._jobs if key not in on_disk and key not in self._changed]:
+            del self._jobs[key]  # pruned, or cleared by another app
+        return True
+
+    def _parse(self, records: Iterable[Any]) -> list[TrackedJob]:
+        parsed = []
+        for record in records:
+            try:
+                parsed.append(TrackedJob.from_record(record))
+            except (KeyError, TypeError, ValueError) as error:
+                log.warning("skipping a bad job record in %s: %s", self.path, error)
+        return parsed
+
+
+def _newest_first(tracked_in_order: list[TrackedJob]) -> list[TrackedJob]:
+    """Newest first; among equal times, the later tracked first."""
+    ranked = sorted(
+        enumerate(tracked_in_order), key=lambda pair: (pair[1].created_at, pair[0]), reverse=True
+    )
+    return [job for _, job in ranked]
+
+
+def _prune(jobs: list[TrackedJob]) -> list[TrackedJob]:
+    if len(jobs) <= MAX_JOBS_PER_SERVICE:
+        return jobs
+    finished = sorted((job for job in jobs if not job.is_pollable), key=lambda job: job.created_at)
+    drop = {job.key for job in finished[: len(jobs) - MAX_JOBS_PER_SERVICE]}
+    return [job for job in jobs if job.key not in drop]

@@ -1,0 +1,66 @@
+"""Where accountdesk keeps its files: one config file, a data folder, a log folder.
+
+Defaults come from ``platformdirs`` (``~/.config/accountdesk/config.toml``,
+``~/.local/share/accountdesk``, ``~/.local/state/accountdesk/log`` on Linux);
+tests and ``--config`` pass their own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["AppDirs", "default_config_path", "default_data_dir", "default_log_dir"]
+
+APP_NAME = "accountdesk"
+
+
+def default_config_path() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir(APP_NAME)) / "config.toml"
+
+
+def default_data_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP_NAME))
+
+
+def default_log_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_log_dir(APP_NAME))
+
+
+@dataclass(frozen=True, slots=True)
+class AppDirs:
+    """The three places the app reads and writes."""
+
+    config_path: Path
+    data_dir: Path
+    log_dir: Path
+
+    @classmethod
+    def default(cls, config_path: Path | None = None) -> AppDirs:
+        return cls(config_path or default_config_path(), default_data_dir(), default_log_dir())
+
+    @property
+    def jobs_file(self) -> Path:
+        return self.data_dir / "jobs.json"
+
+    @property
+    def recent_file(self) -> Path:
+        return self.data_dir / "recent.json"
+
+    @property
+    def exports_dir(self) -> Path:
+        return self.data_dir / "exports"
+
+    @property
+    def screenshots_dir(self) -> Path:
+        return self.data_dir / "screenshots"
+
+    @property
+    def log_file(self) -> Path:
+        return self.log_dir / "accountdesk.log"

@@ -1,0 +1,339 @@
+"""Live polling of tracked jobs: an object with explicit states, not a mixin on the app.
+
+Like dolphie's worker manager, :class:`JobPoller` owns its timer and its
+workers and knows what state it is in:
+
+- ``STOPPED``: not signed in; nothing runs.
+- ``LIVE``: a one-shot timer ticks every ``interval``; each tick starts a poll
+  for every due job that has none in flight (at most ``concurrency`` at once)
+  and only then re-arms, so ticks never pile up. Polls run concurrently, each
+  bounded by the client's whole-request deadline, so one slow job never
+  stalls the others; a job never has two polls in flight.
+- ``PAUSED``: the user paused polling; nothing new starts.
+
+``held`` (a modal dialog is open; counted, as dialogs stack) is orthogonal:
+while held, ticks start nothing; the MFA dialog re-reads its own job.
+
+Not polled: finished jobs, jobs the service no longer knows (``AC-109``,
+"gone"), jobs in backoff after errors (1 s doubling to 30 s, the client's
+backoff function), and jobs tracked longer than ``give_up_after`` without
+finishing ("given up": ``poll_now(force=True)`` revives them). Each distinct
+error of a job is reported once; repeats only keep its row stale.
+
+Scheduling goes through a :class:`Scheduler`, so the core runs on asyncio in
+its tests and on Textual timers and workers in the app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+from collections.abc import Awaitable, Callable
+from enum import StrEnum
+from typing import TYPE_CHECKING, Protocol
+
+from .jobs import JobTracker, TrackedJob
+
+if TYPE_CHECKING:
+    from accountdesk.client import AccountDataClient, AccountDataError, Job
+
+__all__ = [
+    "AsyncioScheduler",
+    "Cancellable",
+    "JobPoller",
+    "PollerListener",
+    "PollerState",
+    "Scheduler",
+]
+
+log = logging.getLogger(__name__)
+
+#: Seconds between ticks.
+DEFAULT_INTERVAL = 1.0
+#: Polls in flight at once, across all jobs.
+DEFAULT_CONCURRENCY = 8
+#: A job unfinished this long after it was tracked is no longer polled (README).
+DEFAULT_GIVE_UP_AFTER = dt.timedelta(minutes=30)
+#: A pollable job whose last answer is older than this reads "stale".
+DEFAULT_STALE_AFTER = dt.timedelta(seconds=15)
+BACKOFF_BASE = 1.0
+BACKOFF_CAP = 30.0
+
+
+class Cancellable(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Scheduler(Protocol):
+    """Timers and background work, as the host provides them."""
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Cancellable: ...
+
+    def spawn(self, work: Callable[[], Awaitable[None]], name: str) -> Cancellable: ...
+
+
+class _TaskHandle:
+    def __init__(self, task: asyncio.Task[None]) -> None:
+        self._task = task
+
+    def cancel(self) -> None:
+        self._task.cancel()
+
+
+class AsyncioScheduler:
+    """A :class:`Scheduler` on the running asyncio loop (tests, headless use)."""
+
+    def __init__(self) -> None:
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Cancellable:
+        return asyncio.get_running_loop().call_later(delay, callback)
+
+    def spawn(self, work: Callable[[], Awaitable[None]], name: str) -> Cancellable:
+        async def run() -> None:
+            await work()
+
+        task = asyncio.get_running_loop().create_task(run(), name=name)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return _TaskHandle(task)
+
+    async def wait(self) -> None:
+        """Wait until every spawned piece of work has ended (tests)."""
+        while self.tasks:
+            await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+class PollerListener(Protocol):
+    """What the poller tells its owner (the desk)."""
+
+    def jobs_changed(self) -> None: ...
+
+    def job_finished(self, tracked: TrackedJob) -> None: ...
+
+    def job_needs_mfa(self, tracked: TrackedJob) -> None: ...
+
+    def job_given_up(self, tracked: TrackedJob) -> None: ...
+
+    def poll_failed(self, tracked: TrackedJob, error: AccountDataError) -> None: ...
+
+
+class PollerState(StrEnum):
+    STOPPED = "stopped"
+    LIVE = "live"
+    PAUSED = "paused"
+
+
+class JobPoller:
+    """Polls the unfinished jobs of a :class:`JobTracker` (see the module docstring)."""
+
+    def __init__(
+        self,
+        tracker: JobTracker,
+        scheduler: Scheduler,
+        listener: PollerListener,
+        clock: Callable[[], dt.datetime],
+        *,
+        interval: float = DEFAULT_INTERVAL,
+        concurrency: int = DEFAULT_CONCURRENCY,
+        give_up_after: dt.timedelta = DEFAULT_GIVE_UP_AFTER,
+        stale_after: dt.timedelta = DEFAULT_STALE_AFTER,
+    ) -> None:
+        self.tracker = tracker
+        self.scheduler = scheduler
+        self.listener = listener
+        self.clock = clock
+        self.interval = interval
+        self.concurrency = max(1, concurrency)
+        self.give_up_after = give_up_after
+        self.stale_after = stale_after
+        self.state = PollerState.STOPPED
+        self._holds = 0
+        self._client: AccountDataClient | None = None
+        self._timer: Cancellable | None = None
+        self._in_flight: dict[str, Cancellable] = {}
+        # Bumped on stop: answers of polls started before are dropped.
+        self._generation = 0
+
+    # -- transitions -------------------------------------------------------
+
+    def start(self, client: AccountDataClient) -> None:
+        """STOPPED -> LIVE (sign-in)."""
+        self._client = client
+        self.state = PollerState.LIVE
+        self._arm()
+
+    def stop(self) -> None:
+        """Any -> STOPPED (sign-out, quit): cancel the timer and every poll in flight."""
+        self.state = PollerState.STOPPED
+        self._client = None
+        self._generation += 1
+        self._disarm()
+        for work in self._in_flight.values():
+            work.cancel()
+        self._in_flight.clear()
+        for job in self.tracker.jobs:
+            job.in_flight_since = None
+
+    def pause(self) -> None:
+        if self.state is PollerState.LIVE:
+            self.state = PollerState.PAUSED
+            self._disarm()
+            self.listener.jobs_changed()
+
+    def resume(self) -> None:
+        if self.state is PollerState.PAUSED:
+            self.state = PollerState.LIVE
+            self._arm()
+            self.listener.jobs_changed()
+
+    @property
+    def held(self) -> bool:
+        return self._holds > 0
+
+    def hold(self) -> None:
+        """A modal dialog opened: start nothing until it is released."""
+        self._holds += 1
+
+    def release(self) -> None:
+        self._holds = max(0, self._holds - 1)
+        if not self._holds and self.state is PollerState.LIVE:
+            self._arm()  # a full interval from now: the dialog read its own job
+
+    # -- what the UI shows ----------------------------------------------------
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._in_flight)
+
+    def is_stale(self, job: TrackedJob, now: dt.datetime) -> bool:
+        """The row shows what we knew before: the last poll failed, or no answer came for a while."""
+        if not job.is_pollable:
+            return False
+        if job.failing:
+            return True
+        if job.in_flight_since is not None and now - job.in_flight_since > self.stale_after:
+            return True
+        if self.state is PollerState.LIVE and not self.held:
+            seen = job.last_poll_at or job.tracked_at
+            return seen is not None and now - seen > self.stale_after
+        return False
+
+    def stale_count(self, now: dt.datetime) -> int:
+        return sum(1 for job in self.tracker.pollable() if self.is_stale(job, now))
+
+    # -- polling --------------------------------------------------------------
+
+    def poll_now(self, *, force: bool = False) -> int:
+        """Start polls now; how many started.
+
+        Without ``force`` it respects pause, hold and backoff (what a tick
+        does); ``force`` (the jobs screen's ``r``) polls every unfinished job
+        at once, given-up ones included.
+        """
+        if self._client is None:
+            return 0
+        if force:
+            for job in self.tracker.jobs:
+                if job.given_up and not job.is_terminal and not job.gone:
+                    self.tracker.revive(job, self.clock())
+                job.next_poll_at = None
+            return self._launch(self.tracker.due(self.clock()), limit=None)
+        if self.state is not PollerState.LIVE or self.held:
+            return 0
+        return self._launch(self.tracker.due(self.clock()), limit=self.concurrency)
+
+    def _arm(self) -> None:
+        self._disarm()
+        if self.state is PollerState.LIVE:
+            self._timer = self.scheduler.call_later(max(self.interval, 0.01), self._tick)
+
+    def _disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _tick(self) -> None:
+        self._timer = None
+        if self.state is not PollerState.LIVE:
+            return
+        self._give_up_overdue()
+        self.poll_now()
+        if self.tracker.unsaved:
+            self.tracker.save()
+        self._arm()
+
+    def _give_up_overdue(self) -> None:
+        now = self.clock()
+        for job in self.tracker.pollable():
+            if job.in_flight_since is None and now - job.age_from > self.give_up_after:
+                self.tracker.give_up(job)
+                log.info(
+                    "job %s unfinished after %s; no longer polled", job.key, self.give_up_after
+                )
+                self.listener.job_given_up(job)
+
+    def _launch(self, jobs: list[TrackedJob], limit: int | None) -> int:
+        client = self._client
+        assert client is not None
+        room = len(jobs) if limit is None else max(0, limit - len(self._in_flight))
+        started = 0
+        now = self.clock()
+        for job in jobs[:room]:
+            job.in_flight_since = now
+            generation = self._generation
+
+            def work(job: TrackedJob = job, generation: int = generation) -> Awaitable[None]:
+                return self._poll(client, job, generation)
+
+            self._in_flight[job.key] = self.scheduler.spawn(work, name=f"poll {job.key}")
+            started += 1
+        return started
+
+    async def _poll(self, client: AccountDataClient, job: TrackedJob, generation: int) -> None:
+        from accountdesk.client import AccountDataError
+
+        outcome: Job | AccountDataError
+        try:
+            outcome = await client.get_job(job.user_id, job.job_id)
+        except AccountDataError as error:
+            outcome = error
+        finally:
+            if generation == self._generation:
+                self._in_flight.pop(job.key, None)
+                job.in_flight_since = None
+        if generation != self._generation:
+            return  # stopped (or signed out) meanwhile: the answer belongs to no session
+        if isinstance(outcome, AccountDataError):
+            self._failed(job, outcome)
+        else:
+            self._answered(job, outcome)
+
+    def _answered(self, tracked: TrackedJob, job: Job) -> None:
+        was_pollable = tracked.is_pollable
+        changed = self.tracker.record_poll(tracked, job, self.clock())
+        if was_pollable and tracked.is_terminal:
+            self.listener.job_finished(tracked)
+        if tracked.needs_mfa and not tracked.mfa_offered:
+            self.listener.job_needs_mfa(tracked)
+        if changed:
+            self.listener.jobs_changed()
+
+    def _failed(self, tracked: TrackedJob, error: AccountDataError) -> None:
+        from accountdesk.client import JobNotFoundError, exponential_backoff
+
+        now = self.clock()
+        message = getattr(error, "message", None) or error.detail
+        if isinstance(error, JobNotFoundError):
+            # Typically a job kept from an earlier run of the embedded sandbox:
+            # marked once and never asked for again; no toast for old history.
+            log.info("job %s is unknown to the service; marked gone", tracked.key)
+            self.tracker.mark_gone(tracked, error.code, message, now)
+            self.listener.jobs_changed()
+            return
+        delay = exponential_backoff(tracked.failures + 1, base=BACKOFF_BASE, cap=BACKOFF_CAP)
+        key = error.code or type(error).__name__
+        if self.tracker.record_failure(tracked, key, error.code, message, now, delay):
+            self.listener.poll_failed(tracked, error)
+        self.listener.jobs_changed()

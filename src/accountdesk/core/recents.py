@@ -1,0 +1,80 @@
+"""Recent user lookups, kept across runs in ``recent.json``, one list per service.
+
+A user id on the sandbox means nothing on a real service, so the file keeps
+one list per ``service_key``::
+
+    {"sandbox": ["user_good", "user_mfa"], "https://api.bank.example": ["u_1"]}
+
+Most recent first, no duplicates, at most :data:`MAX_RECENT` per service.
+Every change is a locked read-modify-write through the store, so two apps on
+one data dir never lose each other's lookups. A file from before the split (a
+bare JSON list) is read as the sandbox's list.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .store import CorruptFile, Store
+
+__all__ = ["MAX_RECENT", "RecentLookups"]
+
+MAX_RECENT = 20
+#: The service a file of the old format (one list) belongs to.
+LEGACY_KEY = "sandbox"
+
+
+def _document(data: Any) -> dict[str, list[str]]:
+    if isinstance(data, list):
+        data = {LEGACY_KEY: data}
+    if not isinstance(data, dict):
+        raise CorruptFile("not a recent-lookups document")
+    return {
+        str(key): [item for item in value if isinstance(item, str)]
+        for key, value in data.items()
+        if isinstance(value, list)
+    }
+
+
+def _empty() -> dict[str, list[str]]:
+    return {}
+
+
+class RecentLookups:
+    """The user ids looked up lately on one service."""
+
+    def __init__(self, store: Store, path: Path, service_key: str, limit: int = MAX_RECENT) -> None:
+        self.store = store
+        self.path = path
+        self.service_key = service_key
+        self.limit = limit
+        document = store.read_json(path, _document, _empty)
+        self._user_ids = document.get(service_key, [])[:limit]
+
+    @property
+    def user_ids(self) -> list[str]:
+        return list(self._user_ids)
+
+    def add(self, user_id: str) -> None:
+        """Put ``user_id`` first and save."""
+        self._change(lambda ids: [user_id, *(u for u in ids if u != user_id)])
+
+    def forget(self, user_id: str) -> None:
+        """Drop ``user_id`` (a lookup the service says is no user)."""
+        if user_id in self._user_ids:
+            self._change(lambda ids: [u for u in ids if u != user_id])
+
+    def _change(self, edit: Any) -> None:
+        # Applied to memory first: an unwritable data dir still gives a
+        # working list for this session (the store reports the failure).
+        self._user_ids = edit(self._user_ids)[: self.limit]
+
+        def change(document: dict[str, list[str]]) -> dict[str, list[str]]:
+            updated = dict(document)
+            updated[self.service_key] = edit(document.get(self.service_key, []))[: self.limit]
+            return updated
+
+        result = self.store.update_json(self.path, change, _document, _empty)
+        if result is not None:
+            self._user_ids = result[self.service_key]

@@ -1,0 +1,276 @@
+"""Settings: validated once (pydantic-settings), typed everywhere after.
+
+Precedence, highest first: command-line flag > ``ACCOUNTDESK_*`` environment
+variable > the chosen ``[profiles.NAME]`` table > the config file's top level >
+the default (the embedded sandbox with its public demo credentials).
+
+The file is TOML (``core.paths.default_config_path()``)::
+
+    base_url = "https://api.bank.example"   # or "sandbox"
+    api_key = "key_123"
+    theme = "nord"
+    profile = "staging"          # the default profile (optional)
+
+    [keymap]                      # binding id -> key(s)
+    reveal_numbers = "ctrl+r"
+
+    [profiles.staging]
+    base_url = "https://staging.bank.example"
+    api_key = "key_staging"
+
+Anything wrong (not UTF-8, not TOML, a folder, a profile that is not a table,
+an unknown setting, a bad URL) is a :class:`ConfigError` whose text names the
+file or variable and the problem; the command prints it and exits 2.
+Writing the file back (remember the key, the theme) is ``core.config_file``.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    InitSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+
+__all__ = [
+    "ENV_PREFIX",
+    "SANDBOX_API_KEY",
+    "SANDBOX_API_SECRET",
+    "SANDBOX_SERVICE_KEY",
+    "ConfigError",
+    "Profile",
+    "Settings",
+    "load_settings",
+    "means_sandbox",
+    "read_config_file",
+]
+
+ENV_PREFIX = "ACCOUNTDESK_"
+#: The embedded sandbox's public demo credential (README, "Credentials"). Not
+#: imported from the sandbox package: no sandbox module may load before the
+#: first frame; a test checks the two agree.
+SANDBOX_API_KEY = "sandbox_key"
+SANDBOX_API_SECRET = "sandbox_secret"
+#: How files keyed by service (jobs, recent lookups) name the embedded sandbox.
+SANDBOX_SERVICE_KEY = "sandbox"
+#: Words that, given as a base URL, mean "the embedded sandbox".
+_SANDBOX_WORDS = frozenset({"sandbox", "embedded"})
+
+_FILE_VALUES: ContextVar[dict[str, Any] | None] = ContextVar(
+    "accountdesk_file_values", default=None
+)
+
+
+class ConfigError(ValueError):
+    """The config file or a setting cannot be used; the text says where and why."""
+
+
+def means_sandbox(url: str | None) -> bool:
+    return url is not None and url.strip().lower() in _SANDBOX_WORDS
+
+
+def _normalise_url(value: str | None) -> str | None:
+    if value is None or means_sandbox(value) or not value.strip():
+        return None
+    # The client owns the rule; imported here, not at the top, because a
+    # sandbox start (no URL) must not pay for httpx before the first frame.
+    from accountdesk.client import InvalidBaseUrlError, normalise_base_url
+
+    try:
+        return normalise_base_url(value)
+    except InvalidBaseUrlError as error:
+        raise ValueError(str(error)) from None
+
+
+class Profile(BaseModel):
+    """One ``[profiles.NAME]`` table."""
+
+    # Keys we do not know are the user's business (another tool's, a newer
+    # version's): kept in the file, ignored here, listed in the log.
+    model_config = ConfigDict(extra="ignore")
+
+    base_url: str | None = None
+    api_key: str | None = None
+    api_secret: SecretStr | None = None
+    theme: str | None = None
+
+    @field_validator("base_url")
+    @classmethod
+    def _base_url(cls, value: str | None) -> str | None:
+        return _normalise_url(value)
+
+
+class Settings(BaseSettings):
+    """What the app runs with, every source merged and validated."""
+
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore")
+
+    #: None: the embedded sandbox.
+    base_url: str | None = None
+    api_key: str = ""
+    api_secret: SecretStr = SecretStr("")
+    profile: str | None = None
+    theme: str | None = None
+    keymap: dict[str, str] = Field(default_factory=dict)
+    profiles: dict[str, Profile] = Field(default_factory=dict)
+    #: Largest answer body accepted from the service, in MiB (decoded).
+    max_response_mb: int = Field(default=64, ge=1, le=4096)
+    #: Sent to a sandbox served on a non-loopback interface for its control endpoints.
+    sandbox_control_token: SecretStr | None = None
+    #: Keys of the config file this version does not know (ignored; the app logs them).
+    ignored_keys: tuple[str, ...] = ()
+
+    @field_validator("base_url", mode="before")
+    @classmethod
+    def _base_url(cls, value: object) -> object:
+        return _normalise_url(value) if isinstance(value, str) else value
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # Flags (init) > environment > the file (profile already merged in).
+        file_values = _FILE_VALUES.get() or {}
+        return (init_settings, env_settings, InitSettingsSource(settings_cls, file_values))
+
+    @property
+    def sandbox(self) -> bool:
+        return self.base_url is None
+
+    @property
+    def service_key(self) -> str:
+        """``"sandbox"`` for the embedded service, else the base URL: what per-service files key on."""
+        return SANDBOX_SERVICE_KEY if self.base_url is None else self.base_url
+
+    @property
+    def max_response_bytes(self) -> int:
+        return self.max_response_mb * 1024 * 1024
+
+    def __repr__(self) -> str:  # pydantic would list the profiles' secrets masked; keep it short
+        return (
+            f"Settings(base_url={self.base_url!r}, api_key={self.api_key!r}, "
+            f"profile={self.profile!r}, theme={self.theme!r})"
+        )
+
+
+def read_config_file(path: Path) -> dict[str, Any]:
+    """The TOML document at ``path`` ({} when missing); :class:`ConfigError` when unusable."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a folder, not a config file") from None
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot be read ({error.strerror or error})") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: is not UTF-8 text (byte {error.start})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: is not valid TOML: {error}") from None
+
+
+def _file_values(document: Mapping[str, Any], profile: str | None, path: Path) -> dict[str, Any]:
+    values = dict(document)
+    profiles = document.get("profiles", {})
+    if not profile:
+        return values
+    if not isinstance(profiles, Mapping):
+        raise ConfigError(f"{path}: [profiles] must be a table of [profiles.NAME] tables")
+    chosen = profiles.get(profile)
+    if chosen is None:
+        known = ", ".join(sorted(profiles)) or "none defined"
+        raise ConfigError(f"unknown profile {profile!r} (profiles in {path}: {known})")
+    if not isinstance(chosen, Mapping):
+        raise ConfigError(f"{path}: [profiles.{profile}] must be a table")
+    values.update({key: value for key, value in chosen.items() if value is not None})
+    return values
+
+
+def _describe(
+    error: ValidationError, flags: Mapping[str, Any], env: Mapping[str, str], path: Path
+) -> str:
+    first = error.errors(include_url=False, include_input=False)[0]
+    location = ".".join(str(part) for part in first.get("loc", ())) or "settings"
+    field = location.split(".")[0]
+    if field in flags:
+        where = f"--{field.replace('_', '-')}"
+    elif f"{ENV_PREFIX}{field.upper()}" in env:
+        where = f"${ENV_PREFIX}{field.upper()}"
+    else:
+        where = str(path)
+    kind = first.get("type", "")
+    message = first.get("msg", "invalid")
+    if kind in {"dict_type", "model_type", "model_attributes_type"}:
+        message = "must be a table"
+    message = message.removeprefix("Value error, ")
+    return f"{where}: {location}: {message}"
+
+
+def _unknown_keys(document: Mapping[str, Any]) -> tuple[str, ...]:
+    known = set(Settings.model_fields) - {"ignored_keys"}
+    unknown = [key for key in document if key not in known]
+    profiles = document.get("profiles")
+    if isinstance(profiles, Mapping):
+        for name, table in profiles.items():
+            if isinstance(table, Mapping):
+                unknown += [
+                    f"profiles.{name}.{key}" for key in table if key not in Profile.model_fields
+                ]
+    return tuple(unknown)
+
+
+def load_settings(
+    config_path: Path,
+    *,
+    flags: Mapping[str, Any] | None = None,
+) -> Settings:
+    """Merge ``flags`` (only the ones given), the environment and the file; validate once.
+
+    On the embedded sandbox a key stored in the file belongs to some live
+    service, so the sandbox's public demo credential is filled in instead,
+    unless a key was given by flag or environment.
+    """
+    flags = {key: value for key, value in (flags or {}).items() if value is not None}
+    # pydantic-settings reads os.environ itself; the profile and the key check read it too.
+    env = os.environ
+    document = read_config_file(config_path)
+    profile = flags.get("profile") or env.get(f"{ENV_PREFIX}PROFILE") or document.get("profile")
+    if profile is not None and not isinstance(profile, str):
+        raise ConfigError(f"{config_path}: profile: must be a string")
+    file_values = _file_values(document, profile, config_path)
+    if profile:
+        file_values["profile"] = profile
+    token = _FILE_VALUES.set(file_values)
+    try:
+        settings = Settings(**flags)
+    except ValidationError as error:
+        raise ConfigError(_describe(error, flags, env, config_path)) from None
+    finally:
+        _FILE_VALUES.reset(token)
+    ignored = _unknown_keys(document)
+    if ignored:
+        settings = settings.model_copy(update={"ignored_keys": ignored})
+    key_given = "api_key" in flags or f"{ENV_PREFIX}API_KEY" in env
+    if settings.sandbox and not key_given:
+        settings = settings.model_copy(
+            update={"api_key": SANDBOX_API_KEY, "api_secret": SecretStr(SANDBOX_API_SECRET)}
+        )
+    return settings

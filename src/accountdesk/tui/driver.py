@@ -1,0 +1,90 @@
+"""Drive the dashboard by script: sign in, look a user up, run a screen's action, answer MFA.
+
+One set of steps for everything that operates the real screens without a
+person: the Pilot tests, ``accountdesk screenshots`` and the guided tours.
+Each step does what a person would (fills the same fields, runs the same
+action a key runs) and then waits until the app is idle again: every worker
+finished and every posted message handled.
+
+``pause`` is how to wait for the screen: Pilot's ``pause`` in tests, a short
+sleep in a live app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual.app import App
+from textual.widgets import Input
+from textual.worker import WorkerFailed
+
+from .base import desk_of
+
+__all__ = ["Driver"]
+
+
+async def _yield_to_app() -> None:
+    for _ in range(3):
+        await asyncio.sleep(0)
+
+
+class Driver:
+    """Scripted steps over a running :class:`~accountdesk.tui.app.AccountDeskApp`."""
+
+    def __init__(self, app: App[Any], pause: Callable[[], Awaitable[None]] | None = None) -> None:
+        self.app = app
+        self._pause = pause or _yield_to_app
+
+    async def settle(self, rounds: int = 3) -> None:
+        """Let every worker finish and every posted message be handled."""
+        for _ in range(rounds):
+            # A failed worker was reported by the app's one failure path.
+            with contextlib.suppress(WorkerFailed):
+                await self.app.workers.wait_for_complete()
+            await self._pause()
+
+    def _fill(self, selector: str, value: str) -> None:
+        self.app.screen.query_one(selector, Input).value = value
+
+    async def sign_in(self, *, api_key: str | None = None, api_secret: str | None = None) -> None:
+        """Sign in from the sign-in screen (pre-filled on the sandbox; pass values to type others)."""
+        if api_key is not None:
+            self._fill("#api-key", api_key)
+        if api_secret is not None:
+            self._fill("#api-secret", api_secret)
+        await self._pause()
+        await self.app.screen.run_action("sign_in")
+        await self.settle()
+
+    async def open_account(self, user_id: str) -> None:
+        """From the lookup screen, look ``user_id`` up and wait for the account screen to load."""
+        self._fill("#user-id", user_id)
+        await self._pause()
+        await self.app.screen.run_action("lookup")
+        await self.settle()
+
+    async def run(self, action: str) -> None:
+        """Run an action of the current screen (``"refresh_balance"``) or the app (``"app.show_jobs"``)."""
+        await self.app.screen.run_action(action)
+        await self.settle()
+
+    async def answer_mfa(self, answer: str) -> None:
+        """Type ``answer`` in the open MFA dialog and submit it."""
+        self._fill("#mfa-answer", answer)
+        await self.app.screen.run_action("submit")
+        await self.settle()
+
+    async def advance_sandbox_clock(self, seconds: float) -> None:
+        """Move the sandbox's clock (control endpoint), then poll every job at once."""
+        desk = desk_of(self.app)
+        await desk.advance_sandbox_clock(seconds)
+        desk.poller.poll_now(force=True)
+        await self.settle()
+
+    async def back(self) -> None:
+        """Close the top screen (Escape on most screens)."""
+        self.app.pop_screen()
+        await self.settle()
