@@ -84,3 +84,51 @@ def test_installed_wheel_finds_its_styles(wheel: Path, tmp_path: Path) -> None:
     assert {p.name for p in Path(found).glob("*.tcss")} == {
         p.name for p in (ROOT / "styles").glob("*.tcss")
     }
+
+
+def _metadata(wheel: Path) -> str:
+    archive = zipfile.ZipFile(wheel)
+    name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+    return archive.read(name).decode()
+
+
+def test_a_plain_install_gives_the_client_only(wheel: Path) -> None:
+    requires = [line for line in _metadata(wheel).splitlines() if line.startswith("Requires-Dist:")]
+    plain = sorted(line.split(":", 1)[1].split(">")[0].split("=")[0].strip()
+                   for line in requires if "extra ==" not in line)  # fmt: skip
+    assert plain == ["httpx", "pydantic"] or plain == ["httpx", "pydantic", "sniffio"]
+    app = " ".join(line for line in requires if "extra == 'app'" in line or 'extra == "app"' in line)
+    assert "textual==" in app  # pinned: the snapshots are drawn by this exact version
+
+
+def test_the_version_has_one_source(wheel: Path) -> None:
+    import accountdesk
+
+    version = next(
+        line.split(":", 1)[1].strip()
+        for line in _metadata(wheel).splitlines()
+        if line.startswith("Version:")
+    )
+    assert version == accountdesk.__version__
+
+
+def test_the_command_without_the_apps_packages_says_what_to_install(
+    wheel: Path, tmp_path: Path
+) -> None:
+    # The client alone: httpx and pydantic are importable, Textual is hidden.
+    blocker = tmp_path / "blocker"
+    blocker.mkdir()
+    (blocker / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class Hide:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in {'textual', 'platformdirs', 'pydantic_settings'}:\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, Hide())\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(blocker)}
+    done = subprocess.run(
+        [sys.executable, "-m", "accountdesk"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert "pip install 'accountdesk[app]'" in done.stderr and "Traceback" not in done.stderr
