@@ -97,7 +97,9 @@ def test_a_plain_install_gives_the_client_only(wheel: Path) -> None:
     plain = sorted(line.split(":", 1)[1].split(">")[0].split("=")[0].strip()
                    for line in requires if "extra ==" not in line)  # fmt: skip
     assert plain == ["httpx", "pydantic"] or plain == ["httpx", "pydantic", "sniffio"]
-    app = " ".join(line for line in requires if "extra == 'app'" in line or 'extra == "app"' in line)
+    app = " ".join(
+        line for line in requires if "extra == 'app'" in line or 'extra == "app"' in line
+    )
     assert "textual==" in app  # pinned: the snapshots are drawn by this exact version
 
 

@@ -78,6 +78,28 @@ def app_dirs(tmp_path: Path) -> dict[str, Path]:
     }
 
 
+class NoKeyring:
+    """A keyring backend that is not there (priority below zero, as keyring's own "null")."""
+
+    priority = -1
+
+
+class MemoryKeyring:
+    """An in-memory keyring backend for tests."""
+
+    priority = 1
+    name = "memory keyring"
+
+    def __init__(self) -> None:
+        self.passwords: dict[tuple[str, str], str] = {}
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.passwords[(service, username)] = password
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.passwords.get((service, username))
+
+
 @pytest.fixture
 def make_desk(
     sandbox_transport: httpx.ASGITransport, app_dirs: dict[str, Path]
@@ -94,6 +116,7 @@ def make_desk(
         client_factory: Any = None,
         clock: Any = None,
         poll_interval: float = 1.0,
+        secret_backend: Any = None,
         settings: Settings | None = None,
         **settings_fields: Any,
     ) -> Desk:
@@ -113,6 +136,8 @@ def make_desk(
             transport=transport,
             client_factory=client_factory,
             poll_interval=poll_interval,
+            # Never the machine's keyring: an in-memory one, or none at all.
+            secret_backend=secret_backend or NoKeyring(),
         )
 
     return factory

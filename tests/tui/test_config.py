@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Checkbox
-from tui_helpers import open_account, sign_in, toasts
+from tui_helpers import open_account, settle, sign_in, toasts
 
 
 def _write(path: Path, text: str) -> Path:
@@ -31,17 +31,64 @@ async def test_secret_is_not_written_unless_asked(make_app, app_dirs) -> None:
 
 
 @pytest.mark.anyio
-async def test_remembered_secret_is_written_0600(make_app, app_dirs) -> None:
+async def test_remember_puts_the_secret_in_the_keyring_not_the_file(make_app, app_dirs) -> None:
+    from conftest import MemoryKeyring
+
+    keyring = MemoryKeyring()
+    config_path = app_dirs["config_path"]
+    app = make_app(secret_backend=keyring)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        app.screen.query_one("#remember-secret", Checkbox).value = True
+        await pilot.pause()
+        assert not app.screen.query_one("#secret-in-file").display  # a keyring exists
+        await sign_in(pilot)
+        remembered = [m for t, m, _s in toasts(app) if t == "Credentials remembered"]
+        assert remembered and "system keyring (memory keyring)" in remembered[0]
+    assert keyring.passwords == {("accountdesk", "sandbox|sandbox_key"): "sandbox_secret"}
+    text = config_path.read_text()
+    assert "sandbox_secret" not in text and tomllib.loads(text)["api_key"] == "sandbox_key"
+
+
+@pytest.mark.anyio
+async def test_without_a_keyring_the_secret_goes_to_the_file_only_when_asked(
+    make_app, app_dirs
+) -> None:
     config_path = app_dirs["config_path"]
     app = make_app()
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         app.screen.query_one("#remember-secret", Checkbox).value = True
         await pilot.pause()
-        assert app.screen.query_one("#remember-warning").display
+        in_file = app.screen.query_one("#secret-in-file", Checkbox)
+        assert in_file.display and in_file.value is False
+        in_file.value = True
+        await pilot.pause()
+        assert "plain text" in str(app.screen.query_one("#remember-warning").render())
         await sign_in(pilot)
+        remembered = [m for t, m, _s in toasts(app) if t == "Credentials remembered"]
+        assert "secret in the same file (0600)" in remembered[0]
     assert stat.S_IMODE(config_path.stat().st_mode) == 0o600
     saved = tomllib.loads(config_path.read_text())
     assert (saved["api_key"], saved["api_secret"]) == ("sandbox_key", "sandbox_secret")
+
+
+@pytest.mark.anyio
+async def test_a_remembered_secret_is_filled_in_from_the_keyring(make_app, app_dirs) -> None:
+    from textual.widgets import Input
+
+    from conftest import MemoryKeyring
+
+    keyring = MemoryKeyring()
+    keyring.set_password("accountdesk", "https://api.bank.example|live_key", "from-keyring")
+    app = make_app(
+        sandbox=False,
+        base_url="https://api.bank.example",
+        api_key="live_key",
+        secret_backend=keyring,
+    )
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await settle(pilot)
+        assert app.screen.query_one("#api-secret", Input).value == "from-keyring"
+        assert "keyring" in str(app.screen.query_one("#login-status").render())
 
 
 @pytest.mark.anyio

@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 from textual.widgets import Input
-from tui_helpers import settle, sign_in, toasts
+from tui_helpers import RecordingTransport, settle, sign_in, toasts
 
 from accountdesk.contract import ERRORS
 from accountdesk.contract.endpoints import TOKEN
@@ -49,15 +49,6 @@ async def test_wrong_secret_toasts_ac101_and_keeps_what_was_typed(make_app) -> N
         assert app.screen.query_one("#api-secret", Input).value == "not-the-secret"
         assert not app.screen.query_one("#sign-in").disabled
         assert not app.desk.signed_in
-
-
-async def test_missing_key_toasts_ac100(make_app) -> None:
-    app = make_app()
-    async with app.run_test(size=(100, 30), notifications=True) as pilot:
-        await sign_in(pilot, api_key="", api_secret="")
-        titles = [title for title, _m, _s in toasts(app)]
-        assert titles == ["AC-100 · 400"]
-        assert isinstance(app.screen, LoginScreen)
 
 
 def _refusing_transport() -> httpx.MockTransport:
@@ -149,7 +140,7 @@ async def test_a_url_the_client_would_refuse_is_refused_before_the_badge_changes
         assert not problem.display
 
 
-async def test_remember_says_the_url_is_saved_on_a_live_service(make_app, app_dirs) -> None:
+async def test_remember_says_what_goes_where_on_a_live_service(make_app, app_dirs) -> None:
     import tomllib
 
     from textual.widgets import Checkbox
@@ -157,13 +148,67 @@ async def test_remember_says_the_url_is_saved_on_a_live_service(make_app, app_di
     app = make_app(sandbox=False, base_url="https://api.bank.example")
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         checkbox = app.screen.query_one("#remember-secret", Checkbox)
-        assert "URL, key and secret" in str(checkbox.label)
         assert checkbox.value is False
         checkbox.value = True
+        await pilot.pause()
+        warning = str(app.screen.query_one("#remember-warning").render())
+        assert "URL and key" in warning and "not kept" in warning  # no keyring in tests
         await sign_in(pilot, api_key="sandbox_key", api_secret="sandbox_secret")
     saved = tomllib.loads(app_dirs["config_path"].read_text())
-    assert saved["base_url"] == "https://api.bank.example"
-    sandbox = make_app()
-    async with sandbox.run_test(size=(100, 30), notifications=True):
-        label = str(sandbox.screen.query_one("#remember-secret", Checkbox).label)
-        assert "URL" not in label and "key and secret" in label
+    assert saved["base_url"] == "https://api.bank.example" and "api_secret" not in saved
+
+
+async def test_focus_lands_on_the_first_empty_field_and_nothing_is_selected(make_app) -> None:
+    # What a person does after `accountdesk --base-url URL`: type key, Tab, secret, Enter.
+    app = make_app(
+        sandbox=False, base_url="https://api.bank.example", transport=_refusing_transport()
+    )
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        screen = app.screen
+        url = screen.query_one("#base-url", Input)
+        assert screen.focused is screen.query_one("#api-key", Input)
+        assert url.selected_text == ""
+        await pilot.press(*"live_key", "tab", *"live-secret")
+        await pilot.pause()
+        assert url.value == "https://api.bank.example"
+        assert screen.query_one("#api-key", Input).value == "live_key"
+        assert screen.query_one("#api-secret", Input).value == "live-secret"
+
+
+async def test_a_prefilled_field_keeps_its_text_when_focused(make_app) -> None:
+    app = make_app(sandbox=False, base_url="https://api.bank.example", api_key="k", api_secret="s")
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        key = app.screen.query_one("#api-key", Input)
+        key.focus()
+        await pilot.pause()
+        assert key.selected_text == ""
+        await pilot.press("x")
+        assert key.value == "kx"  # typed at the end, not over a selection
+
+
+async def test_empty_fields_are_checked_before_anything_is_sent(
+    make_app, sandbox_transport
+) -> None:
+    recording = RecordingTransport(sandbox_transport)
+    app = make_app(transport=recording)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot, api_key="", api_secret="")
+        assert recording.requests == []
+        assert isinstance(app.screen, LoginScreen)
+        status = str(app.screen.query_one("#login-status").render())
+        assert "API key" in status
+        assert app.screen.focused is app.screen.query_one("#api-key", Input)
+
+
+async def test_the_secret_can_be_shown_and_hidden(make_app) -> None:
+    from textual.widgets import Button
+
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        secret = app.screen.query_one("#api-secret", Input)
+        assert secret.password
+        await pilot.press("ctrl+t")
+        assert not secret.password
+        assert str(app.screen.query_one("#toggle-secret", Button).label) == "Hide"
+        await pilot.click("#toggle-secret")
+        assert secret.password

@@ -22,6 +22,7 @@ from .notices import Notice, job_ended, job_given_up, store_problem
 from .paths import AppDirs
 from .poller import AsyncioScheduler, JobPoller, Scheduler
 from .recents import RecentLookups
+from .secrets import Remembered, SecretKeeper, SecretPlace
 from .settings import SANDBOX_SERVICE_KEY, Settings
 from .store import Store, StoreProblem
 
@@ -85,6 +86,7 @@ class Desk:
         client_factory: ClientFactory | None = None,
         poll_interval: float = 1.0,
         sandbox_options: dict[str, Any] | None = None,
+        secret_backend: Any | None = None,
     ) -> None:
         self.settings = settings
         self.dirs = dirs
@@ -98,6 +100,7 @@ class Desk:
             sandbox_options=sandbox_options,
         )
         self.error_log = ErrorLog()
+        self.secrets = SecretKeeper(secret_backend)
         self.listener: DeskListener = NullListener()
         self.scheduler: Scheduler = AsyncioScheduler()
         self.poll_interval = poll_interval
@@ -255,18 +258,40 @@ class Desk:
 
         return remember_theme(self.store, self.dirs.config_path, theme)
 
-    def remember_credentials(self, api_key: str, api_secret: str | None) -> bool:
-        """Keep the key (and the URL of a live service; the secret only if given) in the config file."""
+    def remember_credentials(
+        self, api_key: str, api_secret: SecretStr | None, *, secret_in_file: bool = False
+    ) -> Remembered | None:
+        """Keep the key (and a live service's URL) in the config file, the secret in the keyring.
+
+        The secret goes into the config file only when no keyring exists and
+        ``secret_in_file`` says the user chose it. None when the config file
+        could not be written (the store told the user why).
+        """
         from .config_file import remember_credentials
 
-        return remember_credentials(
+        remembered = Remembered(SecretPlace.NOWHERE, "no secret given")
+        in_file: str | None = None
+        if api_secret is not None and api_secret.get_secret_value():
+            if self.secrets.available:
+                remembered = self.secrets.save(self.service_key, api_key, api_secret)
+            elif secret_in_file:
+                in_file = api_secret.get_secret_value()
+                remembered = Remembered(SecretPlace.CONFIG_FILE, str(self.dirs.config_path))
+            else:
+                remembered = Remembered(SecretPlace.NOWHERE, "no system keyring on this machine")
+        written = remember_credentials(
             self.store,
             self.dirs.config_path,
             api_key=api_key,
             base_url=None if self.embedded else self.connection.base_url,
             profile=self.settings.profile,
-            api_secret=api_secret,
+            api_secret=in_file,
         )
+        return remembered if written else None
+
+    def remembered_secret(self, api_key: str) -> SecretStr | None:
+        """A secret the keyring holds for this service and key (blocking: call from a thread)."""
+        return self.secrets.load(self.service_key, api_key)
 
     # -- errors ------------------------------------------------------------------
 

@@ -1,10 +1,16 @@
 """The sign-in screen: base URL, API key, secret, sign in.
 
-On the embedded sandbox the base URL is fixed and the sandbox credentials are
-filled in, so Enter signs in. A refused sign-in (``AC-100``, ``AC-101``) or
-a network failure is a toast; what was typed stays where it was. The secret
-leaves its input only wrapped in a ``SecretStr``: a crash report's local
-variables never show it.
+Focus lands on the first empty field and a prefilled value is never
+selected, so typing key, Tab, secret always lands where it should. Empty
+fields are named before anything is sent. The secret can be shown and hidden
+(``ctrl+t`` or the button), and leaves its input only wrapped in a
+``SecretStr``: a crash report's local variables never show it.
+
+"Remember" keeps the key (and a live service's URL) in the config file and
+the secret in the system keyring; only when there is no keyring, and the user
+ticks the second box, does the secret go into the config file (0600). A
+secret the keyring holds for this service and key is filled in after the
+first frame.
 """
 
 from __future__ import annotations
@@ -16,10 +22,11 @@ from pydantic import SecretStr
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from accountdesk.client import AccountDataError, InvalidBaseUrlError, normalise_base_url
+from accountdesk.core.secrets import Remembered, SecretPlace
 from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import ServiceFailed, SignedIn
 from accountdesk.tui.resources import styles_path
@@ -29,6 +36,9 @@ from accountdesk.tui.widgets.header import AppHeader
 __all__ = ["LoginScreen"]
 
 log = logging.getLogger(__name__)
+
+#: The fields a person fills in, in tab order, with what to call them.
+_FIELDS = (("#base-url", "base URL"), ("#api-key", "API key"), ("#api-secret", "API secret"))
 
 
 class LoginScreen(DeskScreen[None]):
@@ -44,14 +54,24 @@ in: press **Enter**. `limited_key` / `limited_secret` only reach `user_good`.
 A red **LIVE** badge means a real service; point the app at one with
 `accountdesk --base-url URL`, `ACCOUNTDESK_BASE_URL` or the config file.
 
-*Remember* stores the key **and the secret in plain text** in the config
-file (readable by you only), and on a live service its URL too. It is off
-unless you tick it.
+`ctrl+t` (or *Show*) shows the secret while you check it, and hides it again.
+
+*Remember* keeps the key (and a live service's URL) in the config file and
+the **secret in the system keyring**. Where this machine has no keyring, a
+second box offers the config file instead (plain text, readable by you only);
+nothing is written there unless you tick it.
 """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "ctrl+s", "sign_in", "Sign in", id="sign_in", tooltip="Sign in with these credentials"
+        ),
+        # Two bindings, one id (a keymap moves both): the footer says what ctrl+t does now.
+        Binding(
+            "ctrl+t", "show_secret", "Show secret", id="toggle_secret", tooltip="Show the secret"
+        ),
+        Binding(
+            "ctrl+t", "hide_secret", "Hide secret", id="toggle_secret", tooltip="Hide the secret"
         ),
     ]
 
@@ -67,47 +87,128 @@ unless you tick it.
                     "embedded sandbox (in-process, no network)", id="base-url", disabled=True
                 )
             else:
-                yield Input(desk.service_url, id="base-url", placeholder="https://api.example.com")
+                yield Input(
+                    desk.service_url,
+                    id="base-url",
+                    placeholder="https://api.example.com",
+                    select_on_focus=False,
+                )
                 yield Static("", id="base-url-problem", markup=False)
             yield Label("API key", classes="field-label")
-            yield Input(settings.api_key, id="api-key", placeholder="API key")
-            yield Label("API secret", classes="field-label")
             yield Input(
-                settings.api_secret.get_secret_value(),
-                id="api-secret",
-                password=True,
-                placeholder="API secret",
+                settings.api_key, id="api-key", placeholder="API key", select_on_focus=False
             )
-            # Say everything that is written: on a live service that includes the URL.
-            remembered = "key and secret" if desk.embedded else "URL, key and secret"
-            yield Checkbox(f"Remember {remembered} in the config file", False, id="remember-secret")
-            yield Static(
-                f"The secret will be stored in plain text in {desk.dirs.config_path} (mode 0600).",
-                id="remember-warning",
-                markup=False,
+            yield Label("API secret", classes="field-label")
+            with Horizontal(id="secret-row"):
+                yield Input(
+                    settings.api_secret.get_secret_value(),
+                    id="api-secret",
+                    password=True,
+                    placeholder="API secret",
+                    select_on_focus=False,
+                )
+                yield Button("Show", id="toggle-secret", compact=True)
+            yield Checkbox("Remember on this computer", False, id="remember-secret")
+            yield Checkbox(
+                "No keyring here: keep the secret in the config file", False, id="secret-in-file"
             )
+            yield Static("", id="remember-warning", markup=False)
             yield Button("Sign in", id="sign-in", variant="primary")
             yield Static("", id="login-status", markup=False)
         yield AppFooter()
 
     def on_mount(self) -> None:
         self.query_one("#remember-warning").display = False
+        self.query_one("#secret-in-file").display = False
         self._show_url_problem(None)
         self.query_one("#login-status", Static).update(self._idle_hint())
-        self.query_one("#api-key" if self.desk.embedded else "#base-url", Input).focus()
+        self._focus_first_empty()
         if self.desk.embedded:
             # Build the embedded sandbox (FastAPI import) only after the first
             # frame has painted, so start-up stays instant.
             self.call_after_refresh(self._warm_up)
+        elif self.desk.settings.api_key and not self._field("#api-secret").value:
+            self.call_after_refresh(self._fill_remembered_secret)
+
+    def _field(self, selector: str) -> Input:
+        return self.query_one(selector, Input)
+
+    def _focus_first_empty(self) -> None:
+        for selector, _name in _FIELDS:
+            field = self._field(selector)
+            if not field.disabled and not field.value:
+                field.focus()
+                return
+        self.query_one("#sign-in", Button).focus()
 
     def _warm_up(self) -> None:
         self.run_worker(
             self.desk.connection.warm_up(), name="warm_up", group="warm-up", exit_on_error=False
         )
 
+    @work(thread=True, exit_on_error=False, group="keyring", name="keyring")
+    def _fill_remembered_secret(self) -> None:
+        secret = self.desk.remembered_secret(self.desk.settings.api_key)
+        if secret is not None:
+            self.app.call_from_thread(self._secret_found, secret)
+
+    def _secret_found(self, secret: SecretStr) -> None:
+        field = self._field("#api-secret")
+        if not field.value:  # never over what the user has typed meanwhile
+            field.value = secret.get_secret_value()
+            self.query_one("#login-status", Static).update(
+                "Secret filled in from the system keyring."
+            )
+            if self.focused is field or self.focused is None:
+                self._focus_first_empty()
+
+    # -- the form --------------------------------------------------------------
+
     @on(Checkbox.Changed, "#remember-secret")
     def _remember_toggled(self, event: Checkbox.Changed) -> None:
-        self.query_one("#remember-warning").display = event.value
+        keyring = self.desk.secrets.available
+        in_file = self.query_one("#secret-in-file", Checkbox)
+        in_file.display = event.value and not keyring
+        self._explain_remember()
+
+    @on(Checkbox.Changed, "#secret-in-file")
+    def _in_file_toggled(self) -> None:
+        self._explain_remember()
+
+    def _explain_remember(self) -> None:
+        warning = self.query_one("#remember-warning", Static)
+        remember = self.query_one("#remember-secret", Checkbox).value
+        what = "key" if self.desk.embedded else "URL and key"
+        path = self.desk.dirs.config_path
+        if not remember:
+            text = ""
+        elif self.desk.secrets.available:
+            text = f"The {what} go to {path}; the secret to the system keyring ({self.desk.secrets.name})."
+        elif self.query_one("#secret-in-file", Checkbox).value:
+            text = f"The {what} and the secret (plain text) go to {path}, readable by you only."
+        else:
+            text = f"The {what} go to {path}; the secret is not kept (no keyring here)."
+        warning.update(text)
+        warning.display = bool(text)
+
+    @on(Button.Pressed, "#toggle-secret")
+    def action_toggle_secret(self) -> None:
+        field = self._field("#api-secret")
+        field.password = not field.password
+        self.query_one("#toggle-secret", Button).label = "Show" if field.password else "Hide"
+        self.refresh_bindings()
+
+    def action_show_secret(self) -> None:
+        self.action_toggle_secret()
+
+    def action_hide_secret(self) -> None:
+        self.action_toggle_secret()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in {"show_secret", "hide_secret"}:
+            hidden = self._field("#api-secret").password
+            return hidden if action == "show_secret" else not hidden
+        return True
 
     @on(Input.Changed, "#base-url")
     def _url_edited(self) -> None:
@@ -119,7 +220,7 @@ unless you tick it.
         label = self.query_one("#base-url-problem", Static)
         label.update(problem or "")
         label.display = problem is not None
-        self.query_one("#base-url", Input).set_class(problem is not None, "-invalid")
+        self._field("#base-url").set_class(problem is not None, "-invalid")
 
     @on(Input.Submitted)
     def _submitted(self) -> None:
@@ -131,12 +232,18 @@ unless you tick it.
 
     def action_sign_in(self) -> None:
         desk = self.desk
+        for selector, name in _FIELDS:
+            field = self._field(selector)
+            if not field.disabled and not field.value.strip():
+                self.query_one("#login-status", Static).update(f"Enter the {name}.")
+                field.focus()
+                return
         if not desk.embedded:
             try:
                 # The client's own rule, checked before the badge changes: a URL
                 # that passes here is one the client accepts. What was typed
                 # stays in the field.
-                url = normalise_base_url(self.query_one("#base-url", Input).value)
+                url = normalise_base_url(self._field("#base-url").value)
             except InvalidBaseUrlError as error:
                 self._show_url_problem(str(error))
                 self.notify(str(error), title="Invalid base URL", severity="error", markup=False)
@@ -144,9 +251,9 @@ unless you tick it.
             desk.use_base_url(url)
             for header in self.query(AppHeader):
                 header.show_service()
-        api_key = self.query_one("#api-key", Input).value
+        api_key = self._field("#api-key").value
         self._set_busy(True)
-        self._sign_in(api_key, SecretStr(self.query_one("#api-secret", Input).value))
+        self._sign_in(api_key, SecretStr(self._field("#api-secret").value))
 
     def _set_busy(self, busy: bool) -> None:
         self.query_one("#sign-in", Button).disabled = busy
@@ -172,8 +279,22 @@ unless you tick it.
 
     def on_signed_in(self, message: SignedIn) -> None:
         if self.query_one("#remember-secret", Checkbox).value:
-            secret = self.query_one("#api-secret", Input).value
-            if self.desk.remember_credentials(message.api_key, secret or None):
-                path = self.desk.dirs.config_path
-                log.info("credentials for key %s saved to %s", message.api_key, path)
-                self.notify(f"Saved to {path}", title="Credentials remembered", markup=False)
+            secret = SecretStr(self._field("#api-secret").value)
+            in_file = self.query_one("#secret-in-file", Checkbox).value
+            self._remembered(
+                self.desk.remember_credentials(message.api_key, secret, secret_in_file=in_file)
+            )
+
+    def _remembered(self, result: Remembered | None) -> None:
+        if result is None:
+            return  # the store said why the config file could not be written
+        path = self.desk.dirs.config_path
+        where = {
+            SecretPlace.KEYRING: f"the secret in the system keyring ({result.detail})",
+            SecretPlace.CONFIG_FILE: "the secret in the same file (0600)",
+            SecretPlace.NOWHERE: f"the secret was not kept: {result.detail}",
+        }[result.place]
+        log.info("credentials remembered in %s; secret: %s", path, result.place)
+        self.app.notify(
+            f"Key saved to {path}; {where}.", title="Credentials remembered", markup=False
+        )
