@@ -21,8 +21,12 @@ client records.
 
 from __future__ import annotations
 
+from ._backoff import MAX_RETRY_AFTER, exponential_backoff, parse_retry_after
+from ._paths import identifier_problem
 from ._redact import REDACTED, RedactingFilter, redact, register_secret
-from ._retry import RetryPolicy, parse_retry_after
+from ._retry import RetryPolicy
+from ._sanitise import sanitise_text
+from ._urls import normalise_base_url
 from .client import AccountDataClient
 from .errors import (
     ERROR_CLASSES,
@@ -70,6 +74,7 @@ from .models import (
 
 __all__ = [
     "ERROR_CLASSES",
+    "MAX_RETRY_AFTER",
     "REDACTED",
     "TERMINAL_STATUSES",
     "Account",
@@ -112,7 +117,11 @@ __all__ = [
     "TransportError",
     "UserNotFoundError",
     "error_class_for",
+    "exponential_backoff",
+    "identifier_problem",
+    "normalise_base_url",
     "parse_retry_after",
     "redact",
     "register_secret",
+    "sanitise_text",
 ]

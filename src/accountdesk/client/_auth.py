@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncGenerator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable, Generator
 
 import httpx
 
@@ -137,7 +137,9 @@ class BearerAuth(httpx.Auth):
     def __init__(self, tokens: TokenCache) -> None:
         self._tokens = tokens
 
-    def sync_auth_flow(self, request: httpx.Request):  # type: ignore[override]
+    def sync_auth_flow(
+        self, request: httpx.Request
+    ) -> Generator[httpx.Request, httpx.Response, None]:
         raise RuntimeError("AccountDataClient is async only")
 
     async def async_auth_flow(

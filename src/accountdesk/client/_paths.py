@@ -8,6 +8,9 @@ characters) and any server or proxy would resolve them, so they are refused
 here, together with empty and blank ids. So are ids that cannot be sent at
 all: text with an unpaired surrogate (no UTF-8 form) and ids so long that
 httpx would refuse the URL or a server the request line.
+
+:func:`identifier_problem` states the rule as a sentence, so a UI can explain
+a refusal before anything is sent.
 """
 
 from __future__ import annotations
@@ -18,34 +21,50 @@ from accountdesk.contract import Endpoint
 
 from .errors import InvalidIdentifierError
 
+__all__ = ["MAX_SEGMENT_LENGTH", "build_path", "encode_segment", "identifier_problem"]
+
 #: Longest encoded segment sent. Real ids are short; servers commonly refuse
 #: request lines over 8 KiB, and httpx refuses URLs over 64 KiB.
 MAX_SEGMENT_LENGTH = 2048
 
 
+def _encoded(value: str) -> str | None:
+    try:
+        return quote(value, safe="")
+    except UnicodeEncodeError:
+        return None
+
+
+def identifier_problem(name: str, value: object) -> str | None:
+    """Why ``value`` cannot be sent as the path parameter ``name``, or None.
+
+    The sentence names the parameter (``"job_id must not be empty or
+    blank."``) and never repeats the value.
+    """
+    if not isinstance(value, str):
+        return f"{name} must be a string, not {type(value).__name__}."
+    if not value.strip():
+        return f"{name} must not be empty or blank."
+    if value in {".", ".."}:
+        return f"{name} must not be {value!r} (a dot segment would change the endpoint)."
+    segment = _encoded(value)
+    if segment is None:
+        return f"{name} must be valid text (it holds an unpaired surrogate)."
+    if len(segment) > MAX_SEGMENT_LENGTH:
+        return (
+            f"{name} is too long ({len(segment)} characters once encoded, "
+            f"at most {MAX_SEGMENT_LENGTH})."
+        )
+    return None
+
+
 def encode_segment(name: str, value: object, endpoint: Endpoint) -> str:
     """``value`` as one percent-encoded segment, or :class:`InvalidIdentifierError`."""
-
-    def refuse(why: str) -> InvalidIdentifierError:
-        return InvalidIdentifierError(
-            name, f"{name} {why}.", method=endpoint.method, path=endpoint.path
-        )
-
-    if not isinstance(value, str):
-        raise refuse(f"must be a string, not {type(value).__name__}")
-    if not value.strip():
-        raise refuse("must not be empty or blank")
-    if value in {".", ".."}:
-        raise refuse(f"must not be {value!r} (a dot segment would change the endpoint)")
-    try:
-        segment = quote(value, safe="")
-    except UnicodeEncodeError:
-        raise refuse("must be valid text (it holds an unpaired surrogate)") from None
-    if len(segment) > MAX_SEGMENT_LENGTH:
-        raise refuse(
-            f"is too long ({len(segment)} characters once encoded, at most {MAX_SEGMENT_LENGTH})"
-        )
-    return segment
+    problem = identifier_problem(name, value)
+    if problem is not None:
+        raise InvalidIdentifierError(name, problem, method=endpoint.method, path=endpoint.path)
+    assert isinstance(value, str)  # identifier_problem refuses anything else
+    return quote(value, safe="")
 
 
 def build_path(endpoint: Endpoint, **parameters: object) -> str:

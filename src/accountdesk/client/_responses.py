@@ -9,6 +9,7 @@ The client never invents a service code.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
@@ -17,6 +18,7 @@ from pydantic import ValidationError
 
 from accountdesk.contract import CODE_PATTERN
 
+from ._backoff import parse_retry_after
 from ._redact import MIN_SECRET_LENGTH, excerpt, hide_secrets
 from .errors import MalformedResponseError, error_class_for
 from .models import ServiceModel
@@ -84,7 +86,10 @@ def raise_for_error(
     # A service that echoes the token or secret back must not put it in an
     # exception's str (toasts, logs); catalogue texts hold no secret, so stay verbatim.
     message = hide_secrets(message, (s for s in secrets if s and len(s) >= MIN_SECRET_LENGTH))
-    raise error_class_for(code)(response.status_code, code, message, method=method, path=path)
+    retry_after = parse_retry_after(response.headers.get("Retry-After"), time.time())
+    raise error_class_for(code)(
+        response.status_code, code, message, method=method, path=path, retry_after=retry_after
+    )
 
 
 def parse_record(

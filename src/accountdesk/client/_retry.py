@@ -14,13 +14,21 @@
 
 from __future__ import annotations
 
-import email.utils
 import random
 from dataclasses import dataclass, field
 
 import httpx
 
+from ._backoff import MAX_RETRY_AFTER, exponential_backoff, parse_retry_after
 from ._responses import service_code
+
+__all__ = [
+    "MAX_RETRY_AFTER",
+    "RetryPolicy",
+    "exponential_backoff",
+    "parse_retry_after",
+    "transport_reason",
+]
 
 # Never sent: safe to replay whatever the method.
 _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
@@ -37,30 +45,6 @@ def transport_reason(exc: httpx.TransportError) -> str:
     if isinstance(exc, httpx.ConnectError):
         return "connect"
     return "network"
-
-
-def parse_retry_after(value: str | None, now: float) -> float | None:
-    """Seconds to wait from a ``Retry-After`` value (delta-seconds or HTTP-date).
-
-    ``now`` is the current POSIX time, used for the date form. None when the
-    value is absent or unreadable; never negative.
-    """
-    if value is None:
-        return None
-    value = value.strip()
-    try:
-        seconds = float(value)
-    except ValueError:
-        try:
-            when = email.utils.parsedate_to_datetime(value)
-        except (TypeError, ValueError, IndexError):
-            return None
-        if when is None or when.tzinfo is None:
-            return None
-        seconds = when.timestamp() - now
-    if seconds != seconds:  # NaN
-        return None
-    return max(0.0, seconds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +80,9 @@ class RetryPolicy:
 
     def backoff(self, retry: int) -> float:
         """Delay before retry number ``retry`` (1 for the first retry), jittered."""
-        ceiling = min(self.backoff_cap, self.backoff_base * 2 ** (retry - 1))
-        return self.rng.uniform(0.0, ceiling)
+        return exponential_backoff(
+            retry, base=self.backoff_base, cap=self.backoff_cap, rng=self.rng
+        )
 
     def delay(self, retry: int, response: httpx.Response | None, now: float) -> float:
         """Delay before retry ``retry``: the server's ``Retry-After`` if any, else backoff."""

@@ -21,8 +21,8 @@ from ._paths import build_path
 from ._redact import LOGGER_NAME, install_logger_filter, redact, register_secret
 from ._responses import parse_record, raise_for_error
 from ._retry import RetryPolicy, transport_reason
+from ._urls import normalise_base_url
 from .errors import (
-    InvalidBaseUrlError,
     JobWatchTimeout,
     MalformedResponseError,
     TransportError,
@@ -51,21 +51,6 @@ _HEADER_TOKEN = re.compile(r"[\x21-\x7e]+")
 
 def _as_secret(value: str | SecretStr) -> SecretStr:
     return value if isinstance(value, SecretStr) else SecretStr(value)
-
-
-def _check_base_url(base_url: str) -> str:
-    try:
-        url = httpx.URL(str(base_url).strip())
-    except (httpx.InvalidURL, TypeError) as exc:
-        raise InvalidBaseUrlError(f"{base_url!r} is not a URL: {exc}") from None
-    if url.scheme not in {"http", "https"} or not url.host:
-        raise InvalidBaseUrlError(f"{base_url!r} is not an http:// or https:// URL with a host.")
-    if url.userinfo:
-        # Credentials in the URL would end up in reprs and logs.
-        raise InvalidBaseUrlError("The service URL must not contain a user name or password.")
-    if url.query or url.fragment:
-        raise InvalidBaseUrlError("The service URL must not contain a query or a fragment.")
-    return str(url).rstrip("/")
 
 
 def _mask(value: str) -> str:
@@ -125,7 +110,7 @@ class AccountDataClient:
         watch_backoff: float = 1.5,
         watch_timeout: float = 600.0,
     ) -> None:
-        self._base_url = _check_base_url(base_url)
+        self._base_url = normalise_base_url(base_url)
         self._api_key = _as_secret(api_key)
         self._api_secret = _as_secret(api_secret)
         register_secret(self._api_secret.get_secret_value())

@@ -64,20 +64,31 @@ class AccountDataError(Exception):
 class ApiError(AccountDataError):
     """The service refused the request with an ``AC-nnn`` error envelope.
 
-    ``message`` is the envelope's text verbatim; ``family`` groups the code
+    ``message`` is the envelope's text; ``family`` groups the code
     (contract :class:`~accountdesk.contract.ErrorFamily`, ``OTHER`` for codes
-    the catalogue does not list).
+    the catalogue does not list). ``retry_after`` is the answer's
+    ``Retry-After`` in seconds (None without one, or when it is unreadable or
+    more than a year away), so a UI can say when an ``AC-108`` block lifts;
+    the client itself never retries a coded answer.
     """
 
     #: Short name of the trouble, in the service's words; subclasses set it.
     summary: ClassVar[str] = "Service error"
 
     def __init__(
-        self, status: int, code: str, message: str, *, method: str = "", path: str = ""
+        self,
+        status: int,
+        code: str,
+        message: str,
+        *,
+        method: str = "",
+        path: str = "",
+        retry_after: float | None = None,
     ) -> None:
         self.status = status
         self.code = code
         self.message = message
+        self.retry_after = retry_after
         spec = ERRORS.get(code)
         self.family = spec.family if spec is not None else ErrorFamily.OTHER
         super().__init__(message, method=method, path=path, title=f"{code} {self.summary}")

@@ -136,19 +136,30 @@ class MfaChallenge(ServiceModel):
 
 
 class JobError(ServiceModel):
-    """Why a job failed, in the error envelope's terms."""
+    """Why a job failed, in the error envelope's terms.
+
+    ``blocked_until`` is set on an ``AC-108`` failure: when the block on the
+    user lifts.
+    """
 
     code: str | None = None
     message: str | None = None
+    blocked_until: dt.datetime | None = None
 
 
 class Job(ServiceModel):
-    """An asynchronous unit of work: balance refresh, identity or transactions."""
+    """An asynchronous unit of work: balance refresh, identity or transactions.
+
+    ``status`` and ``kind`` are the contract's :class:`JobStatus` and
+    :class:`JobKind` members when the service sends a known value, and the
+    plain text otherwise (a newer service may add states; the client keeps
+    them rather than failing).
+    """
 
     job_id: str
     user_id: str | None = None
-    kind: str | None = None
-    status: str = JobStatus.PENDING
+    kind: JobKind | str | None = Field(default=None, union_mode="left_to_right")
+    status: JobStatus | str = Field(default=JobStatus.PENDING, union_mode="left_to_right")
     created_at: dt.datetime | None = None
     updated_at: dt.datetime | None = None
     completed_at: dt.datetime | None = None
