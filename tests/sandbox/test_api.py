@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import UTC, datetime
 
 import httpx
 import pytest
 from fastapi import FastAPI
-from sandbox_helpers import GOOD, LIMITED, assert_envelope, bearer
+from sandbox_helpers import BASE_URL, GOOD, LIMITED, START, assert_envelope, bearer
 
 from accountdesk.client.models import Account, Balance, Identity, Job, TokenGrant, Transactions
 from accountdesk.contract import ERRORS
 from accountdesk.contract import endpoints as ep
-from accountdesk.sandbox import CREDENTIALS, SCENARIO_USERS, FrozenClock
+from accountdesk.sandbox import CREDENTIALS, SCENARIO_USERS, FrozenClock, create_app
 
 pytestmark = pytest.mark.anyio
 
@@ -383,3 +384,26 @@ async def test_no_answer_is_ever_fastapi_detail_or_422(http: httpx.AsyncClient) 
         if answer.status_code >= 400:
             assert_envelope(answer, answer.status_code, answer.json()["error"]["code"])
             assert "detail" not in answer.json()
+
+
+# -- the clock cannot be pushed off the calendar -------------------------------------
+
+
+def _seconds_to_the_end_of_time(now: datetime, margin: float) -> float:
+    end = datetime.max.replace(tzinfo=UTC)
+    return (end - now).total_seconds() - margin
+
+
+@pytest.mark.parametrize("frozen", [True, False], ids=["frozen-clock", "system-clock"])
+async def test_no_clock_step_breaks_the_sandbox(frozen: bool) -> None:
+    # One unauthenticated step to a minute before the year 10000 used to be
+    # accepted; every later token then overflowed (now + 3600 s): 500 AC-950
+    # on /token until restart.
+    app = create_app(clock=FrozenClock(START) if frozen else None, ids=1)
+    transport = httpx.ASGITransport(app)
+    async with httpx.AsyncClient(transport=transport, base_url=BASE_URL) as http:
+        seconds = _seconds_to_the_end_of_time(app.state.clock.now(), margin=60)
+        await http.post("/_sandbox/clock/advance", json={"seconds": seconds})
+        headers = await bearer(http)
+        assert (await http.post("/accounts/user_mfa/refresh", headers=headers)).status_code == 202
+        assert (await http.get("/accounts/user_good/balance", headers=headers)).status_code == 200

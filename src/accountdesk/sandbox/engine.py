@@ -32,7 +32,7 @@ from accountdesk.contract import ERRORS, SANDBOX_CODES, Endpoint, ErrorSpec
 from accountdesk.contract import endpoints as ep
 
 from . import records
-from .clock import Clock, SystemClock
+from .clock import MAX_DURATION, Clock, SystemClock
 from .jobs import Job, JobKind, JobStatus, MfaSession
 from .scenarios import (
     CREDENTIALS,
@@ -120,8 +120,9 @@ def _whole(seconds: float) -> int | float:
 
 
 def _seconds(name: str, value: float) -> dt.timedelta:
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a finite number > 0")
+    # Capped like a clock step, so "now + duration" can never leave the calendar.
+    if not math.isfinite(value) or not 0 < value <= MAX_DURATION.total_seconds():
+        raise ValueError(f"{name} must be > 0 and at most {MAX_DURATION.days} days")
     return dt.timedelta(seconds=value)
 
 
@@ -301,19 +302,27 @@ class SandboxEngine:
     # -- control (the /_sandbox endpoints) ------------------------------------
 
     def reset(self) -> None:
-        """Forget jobs, MFA sessions and blocks; keep tokens and the clock."""
+        """Forget jobs, MFA sessions and blocks; rewind the clock; keep tokens.
+
+        Tokens stay valid (a dashboard stays signed in) but for no longer than
+        a full lifetime from the rewound time.
+        """
         with self._lock:
             self._jobs.clear()
             self._blocked_until.clear()
+            self.clock.reset()
+            latest = self.clock.now() + self.token_lifetime
+            for record in self._tokens.values():
+                record.expires_at = min(record.expires_at, latest)
 
     def advance_clock(self, seconds: object) -> dt.datetime:
         """Move the sandbox clock forward; returns the new time."""
         with self._lock:
             try:
                 # The clock refuses a step that is not a number, negative, not
-                # finite, or past the year 9999 (OverflowError).
+                # finite, over a year, or past its 100-year bound.
                 self.clock.advance(seconds)  # type: ignore[arg-type]
-            except (TypeError, ValueError, OverflowError):
+            except (TypeError, ValueError):
                 raise SandboxError("AC-100", BODY_TEXT_ENDPOINT) from None
             return self.clock.now()
 
