@@ -38,6 +38,7 @@ from .scenarios import CREDENTIALS, SCENARIO_USERS
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
+    from .embedded import EmbeddedTransport
     from .engine import IdSource
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "FrozenClock",
     "SystemClock",
     "create_app",
+    "embedded_transport",
     "serve",
 ]
 
@@ -80,6 +82,20 @@ def create_app(
         ids=ids,
     )
     return build_app(engine)
+
+
+def embedded_transport(**create_app_kwargs: Any) -> EmbeddedTransport:
+    """An httpx transport to a fresh in-process sandbox, served off the caller's loop.
+
+    Takes :func:`create_app`'s arguments. The app runs on its own event loop
+    in a daemon thread, so a slow answer (``user_bulk``) never stalls the
+    caller's loop; ``await transport.aclose()`` stops the thread. Otherwise it
+    behaves like ``httpx.ASGITransport`` (see :mod:`.embedded`). Imports the
+    web framework and httpx: call it off the UI's loop.
+    """
+    from .embedded import embedded_transport as build
+
+    return build(**create_app_kwargs)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8765, **create_app_kwargs: Any) -> None:
