@@ -96,7 +96,11 @@ def test_wrong_answers_count_down_then_fail_and_block(
     engine.submit_mfa(token, "user_mfa", job_id, "9999")
     job = engine.resolve_mfa(token, "user_mfa", job_id)
     assert job["status"] == "failed" and job["mfa"] is None
-    assert job["error"] == {"code": "AC-108", "message": ERRORS["AC-108"].message}
+    assert job["error"] == {
+        "code": "AC-108",
+        "message": ERRORS["AC-108"].message,
+        "blocked_until": (START + timedelta(seconds=900)).isoformat(timespec="milliseconds"),
+    }
 
     error = _raises("AC-108", engine.refresh_balance, token, "user_mfa")
     assert (error.status, error.endpoint) == (429, ep.REFRESH)

@@ -61,14 +61,26 @@ def create_app(
     token_seconds: float = 3600.0,
     block_seconds: float = 900.0,
     ids: int | IdSource | None = None,
+    tenants: bool = False,
+    max_tenants: int = 100,
+    bulk_transactions: int = 100_000,
+    control_token: str | None = None,
 ) -> FastAPI:
     """Build a sandbox app with a fresh engine.
 
     ``clock`` defaults to a :class:`SystemClock`. ``ids`` chooses job ids and
     tokens: None for random ones (a restarted sandbox never reuses a job id),
     an int seed for ``job_0001``-style ids, or a callable ``kind -> id``
-    (kind is ``"job"`` or ``"token"``). The engine is ``app.state.engine``,
-    the clock ``app.state.clock``.
+    (kind is ``"job"`` or ``"token"``). The ``*_seconds`` durations are each
+    at most 366 days.
+
+    ``tenants``: every ``trainee_<name>`` key (secret ``sandbox_secret``) gets
+    a world of its own, up to ``max_tenants``. ``bulk_transactions``: how many
+    transactions ``user_bulk`` has (for benchmarks). ``control_token``: when
+    set, control calls that act on the shared world need it in the
+    ``X-Sandbox-Control-Token`` header (:func:`serve` sets one on a
+    non-loopback host). The engine is ``app.state.engine``, the clock
+    ``app.state.clock``.
     """
     from .api import build_app
     from .engine import SandboxEngine
@@ -80,6 +92,10 @@ def create_app(
         token_seconds=token_seconds,
         block_seconds=block_seconds,
         ids=ids,
+        tenants=tenants,
+        max_tenants=max_tenants,
+        bulk_transactions=bulk_transactions,
+        control_token=control_token,
     )
     return build_app(engine)
 
