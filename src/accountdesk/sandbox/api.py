@@ -9,7 +9,8 @@ Answers the framework would make itself are wrapped in the envelope too:
 
 - unknown route: 404 ``AC-904``; known route, wrong method: 405 ``AC-905``;
 - validation failure: 400 ``AC-100`` (with the endpoint's text);
-- unhandled crash: 500 ``AC-950`` (:class:`~.middleware.CrashEnvelope`).
+- unhandled crash: 500 ``AC-950`` (:class:`~.middleware.CrashEnvelope`);
+- a body over 64 KiB: 413 ``AC-913`` (:class:`~.middleware.BodyLimit`).
 
 The interactive docs and ``/openapi.json`` are switched off: the request
 bodies are not declared to FastAPI, so the schema would be misleading. They
@@ -33,7 +34,7 @@ from accountdesk.contract import endpoints as ep
 from .clock import wire_time
 from .engine import BODY_TEXT_ENDPOINT, SandboxEngine, SandboxError
 from .errors import spec_of
-from .middleware import CrashEnvelope, RawPathRouting, segment_value
+from .middleware import BodyLimit, CrashEnvelope, RawPathRouting, segment_value
 from .scenarios import catalogue
 
 #: The header that carries the control token (``serve`` on a non-loopback host).
@@ -251,5 +252,6 @@ def build_app(engine: SandboxEngine) -> FastAPI:
     # The last middleware added is the outermost: crashes anywhere inside,
     # routing included, still answer the envelope.
     app.add_middleware(RawPathRouting)
+    app.add_middleware(BodyLimit)
     app.add_middleware(CrashEnvelope)
     return app

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import threading
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -34,10 +35,11 @@ class EmbeddedTransport(httpx.AsyncBaseTransport):
     exit and the dashboard hands one transport to one client after another,
     as it can with ``ASGITransport``.
 
-    Arguments are those of ``httpx.ASGITransport``. Request bodies are read on
-    the caller's side first (an async body stream belongs to the caller's
-    loop), responses are read whole on the sandbox's side, as ``ASGITransport``
-    does.
+    Arguments are those of ``httpx.ASGITransport``. A request body is pulled
+    chunk by chunk, as the app reads it, from the caller's loop (an async
+    body stream belongs to that loop), so the sandbox's body limit stops a
+    huge body early here too; responses are read whole on the sandbox's
+    side, as ``ASGITransport`` does.
     """
 
     def __init__(
@@ -62,12 +64,15 @@ class EmbeddedTransport(httpx.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         """Hand ``request`` to the sandbox's loop and await its answer."""
-        body = await request.aread()
+        stream = request.stream
+        if not isinstance(stream, httpx.ByteStream):  # bytes in memory cross as they are
+            assert isinstance(stream, httpx.AsyncByteStream)
+            stream = _RelayedStream(stream.__aiter__(), asyncio.get_running_loop())
         inner = httpx.Request(
             request.method,
             request.url,
             headers=request.headers,
-            stream=httpx.ByteStream(body),
+            stream=stream,
             extensions=request.extensions,
         )
         future = asyncio.run_coroutine_threadsafe(self._serve(inner), self._running_loop())
@@ -111,6 +116,30 @@ class EmbeddedTransport(httpx.AsyncBaseTransport):
         # Joined from a worker thread: a handler still busy in the sandbox
         # must not hold the caller's loop while it finishes.
         await asyncio.to_thread(thread.join)
+
+
+class _RelayedStream(httpx.AsyncByteStream):
+    """A caller's body stream, read from the sandbox's loop one chunk at a time."""
+
+    def __init__(self, source: AsyncIterator[bytes], loop: asyncio.AbstractEventLoop) -> None:
+        self._source = source
+        self._loop = loop
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        while True:
+            # The caller's loop is free (it awaits the answer), so it can pull.
+            pulled = asyncio.run_coroutine_threadsafe(_next_chunk(self._source), self._loop)
+            chunk = await asyncio.wrap_future(pulled)
+            if chunk is None:
+                return
+            yield chunk
+
+
+async def _next_chunk(source: AsyncIterator[bytes]) -> bytes | None:
+    try:
+        return await anext(source)
+    except StopAsyncIteration:
+        return None
 
 
 def _run_forever(loop: asyncio.AbstractEventLoop) -> None:
