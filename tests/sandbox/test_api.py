@@ -408,3 +408,29 @@ async def test_no_clock_step_breaks_the_sandbox(frozen: bool) -> None:
         headers = await bearer(http)
         assert (await http.post("/accounts/user_mfa/refresh", headers=headers)).status_code == 202
         assert (await http.get("/accounts/user_good/balance", headers=headers)).status_code == 200
+
+
+async def test_clock_reads_the_sandbox_time(http: httpx.AsyncClient, clock: FrozenClock) -> None:
+    answer = await http.get("/_sandbox/clock")  # no auth: a dashboard panel reads it
+    assert answer.status_code == 200
+    assert answer.json() == {"now": START.isoformat(timespec="milliseconds")}
+    advanced = (await http.post("/_sandbox/clock/advance", json={"seconds": 61.5})).json()
+    assert (await http.get("/_sandbox/clock")).json() == advanced
+    assert advanced == {"now": "2026-03-02T12:01:01.500+00:00"}
+    assert_envelope(await http.post("/_sandbox/clock"), 405, "AC-905")
+
+
+async def test_retry_after_says_when_the_block_lifts(
+    http: httpx.AsyncClient, clock: FrozenClock
+) -> None:
+    headers = await bearer(http)
+    job_id = (await http.post("/accounts/user_mfa/refresh", headers=headers)).json()["job_id"]
+    for _ in range(3):
+        await http.post(f"/accounts/user_mfa/mfa/{job_id}", headers=headers, json={"answer": "0"})
+        job = (await http.post(f"/accounts/user_mfa/mfa/{job_id}/resolve", headers=headers)).json()
+    assert job["error"]["blocked_until"] == "2026-03-02T12:15:00.000+00:00"
+    clock.advance(100.25)
+    answer = await http.post("/accounts/user_mfa/refresh", headers=headers)
+    assert_envelope(answer, 429, "AC-108")
+    assert answer.headers["retry-after"] == "800"  # 799.75 s, in whole seconds rounded up
+    assert "retry-after" not in (await http.get("/accounts/user_nobody", headers=headers)).headers

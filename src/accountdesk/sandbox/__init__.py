@@ -49,6 +49,7 @@ __all__ = [
     "SystemClock",
     "create_app",
     "embedded_transport",
+    "is_loopback_host",
     "serve",
 ]
 
@@ -114,13 +115,50 @@ def embedded_transport(**create_app_kwargs: Any) -> EmbeddedTransport:
     return build(**create_app_kwargs)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8765, **create_app_kwargs: Any) -> None:
-    """Serve a sandbox with uvicorn until interrupted (blocking)."""
+def is_loopback_host(host: str) -> bool:
+    """Whether ``host`` names a loopback interface (``127.0.0.0/8``, ``::1``, ``localhost``).
+
+    Any other name counts as reachable from the network, wildcards included.
+    """
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.removeprefix("[").removesuffix("]")).is_loopback
+    except ValueError:
+        return False
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    *,
+    control_token: str | None = None,
+    **create_app_kwargs: Any,
+) -> None:
+    """Serve a sandbox with uvicorn until interrupted (blocking).
+
+    On a host other than loopback the control endpoints that act on the
+    shared world need a control token: ``control_token``, or one made now.
+    It is printed at start (never logged); clients send it as
+    ``X-Sandbox-Control-Token``. Other keyword arguments go to
+    :func:`create_app` (``tenants=True``, ``max_tenants``, ...).
+    """
     import copy
+    import secrets
 
     import uvicorn
     from uvicorn.config import LOGGING_CONFIG
 
+    if control_token is None and not is_loopback_host(host):
+        control_token = secrets.token_urlsafe(32)
+    app = create_app(control_token=control_token, **create_app_kwargs)
+    if control_token is not None:
+        print(
+            f"Sandbox control token (send as header X-Sandbox-Control-Token): {control_token}",
+            flush=True,
+        )
     # Show the sandbox's own lines (jobs started, MFA outcomes; never a token
     # or secret) beside uvicorn's, with uvicorn's formatter.
     log_config = copy.deepcopy(LOGGING_CONFIG)
@@ -129,10 +167,4 @@ def serve(host: str = "127.0.0.1", port: int = 8765, **create_app_kwargs: Any) -
         "level": "INFO",
         "propagate": False,
     }
-    uvicorn.run(
-        create_app(**create_app_kwargs),
-        host=host,
-        port=port,
-        log_level="info",
-        log_config=log_config,
-    )
+    uvicorn.run(app, host=host, port=port, log_level="info", log_config=log_config)
