@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from sandbox_helpers import BASE_URL, GOOD, START
 
 from accountdesk.sandbox import FrozenClock, create_app
+from accountdesk.sandbox.embedded import EmbeddedTransport
 from accountdesk.sandbox.engine import SandboxEngine
 
 
@@ -33,8 +34,15 @@ def app(clock: FrozenClock) -> FastAPI:
     return create_app(clock=clock, ids=7)
 
 
-@pytest.fixture
-async def http(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app)
+@pytest.fixture(params=["asgi", "embedded"])
+async def http(app: FastAPI, request: pytest.FixtureRequest) -> AsyncIterator[httpx.AsyncClient]:
+    """A client on ``app``: in the caller's loop (ASGITransport) or on its own thread.
+
+    Every API test runs through both: the embedded transport must answer
+    exactly as ASGITransport does.
+    """
+    transport: httpx.AsyncBaseTransport = (
+        httpx.ASGITransport(app) if request.param == "asgi" else EmbeddedTransport(app)
+    )
     async with httpx.AsyncClient(transport=transport, base_url=BASE_URL) as client:
         yield client

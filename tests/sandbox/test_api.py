@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import UTC, datetime
 
 import httpx
 import pytest
 from fastapi import FastAPI
-from sandbox_helpers import GOOD, LIMITED, assert_envelope, bearer
+from sandbox_helpers import BASE_URL, GOOD, LIMITED, START, assert_envelope, bearer
 
 from accountdesk.client.models import Account, Balance, Identity, Job, TokenGrant, Transactions
 from accountdesk.contract import ERRORS
 from accountdesk.contract import endpoints as ep
-from accountdesk.sandbox import CREDENTIALS, SCENARIO_USERS, FrozenClock
+from accountdesk.sandbox import CREDENTIALS, SCENARIO_USERS, FrozenClock, create_app
 
 pytestmark = pytest.mark.anyio
 
@@ -252,9 +253,10 @@ async def test_reset_and_clock_advance(http: httpx.AsyncClient, clock: FrozenClo
         assert error["message"] == ERRORS["AC-100"].message_for(ep.TOKEN)
 
 
-NESTED = b"[" * 100_000 + b"]" * 100_000
+# 30,000 levels: far past the recursion limit, still under the 64 KiB body cap.
+NESTED = b"[" * 30_000 + b"]" * 30_000
 HOSTILE_BODIES = {
-    "nested-100k": NESTED,
+    "nested-30k": NESTED,
     "nested-in-object": b'{"api_key": ' + NESTED + b"}",
     "huge-int": b'{"seconds": ' + b"9" * 5000 + b"}",
     "huge-float": b'{"seconds": 1e999}',
@@ -383,3 +385,52 @@ async def test_no_answer_is_ever_fastapi_detail_or_422(http: httpx.AsyncClient) 
         if answer.status_code >= 400:
             assert_envelope(answer, answer.status_code, answer.json()["error"]["code"])
             assert "detail" not in answer.json()
+
+
+# -- the clock cannot be pushed off the calendar -------------------------------------
+
+
+def _seconds_to_the_end_of_time(now: datetime, margin: float) -> float:
+    end = datetime.max.replace(tzinfo=UTC)
+    return (end - now).total_seconds() - margin
+
+
+@pytest.mark.parametrize("frozen", [True, False], ids=["frozen-clock", "system-clock"])
+async def test_no_clock_step_breaks_the_sandbox(frozen: bool) -> None:
+    # One unauthenticated step to a minute before the year 10000 used to be
+    # accepted; every later token then overflowed (now + 3600 s): 500 AC-950
+    # on /token until restart.
+    app = create_app(clock=FrozenClock(START) if frozen else None, ids=1)
+    transport = httpx.ASGITransport(app)
+    async with httpx.AsyncClient(transport=transport, base_url=BASE_URL) as http:
+        seconds = _seconds_to_the_end_of_time(app.state.clock.now(), margin=60)
+        await http.post("/_sandbox/clock/advance", json={"seconds": seconds})
+        headers = await bearer(http)
+        assert (await http.post("/accounts/user_mfa/refresh", headers=headers)).status_code == 202
+        assert (await http.get("/accounts/user_good/balance", headers=headers)).status_code == 200
+
+
+async def test_clock_reads_the_sandbox_time(http: httpx.AsyncClient, clock: FrozenClock) -> None:
+    answer = await http.get("/_sandbox/clock")  # no auth: a dashboard panel reads it
+    assert answer.status_code == 200
+    assert answer.json() == {"now": START.isoformat(timespec="milliseconds")}
+    advanced = (await http.post("/_sandbox/clock/advance", json={"seconds": 61.5})).json()
+    assert (await http.get("/_sandbox/clock")).json() == advanced
+    assert advanced == {"now": "2026-03-02T12:01:01.500+00:00"}
+    assert_envelope(await http.post("/_sandbox/clock"), 405, "AC-905")
+
+
+async def test_retry_after_says_when_the_block_lifts(
+    http: httpx.AsyncClient, clock: FrozenClock
+) -> None:
+    headers = await bearer(http)
+    job_id = (await http.post("/accounts/user_mfa/refresh", headers=headers)).json()["job_id"]
+    for _ in range(3):
+        await http.post(f"/accounts/user_mfa/mfa/{job_id}", headers=headers, json={"answer": "0"})
+        job = (await http.post(f"/accounts/user_mfa/mfa/{job_id}/resolve", headers=headers)).json()
+    assert job["error"]["blocked_until"] == "2026-03-02T12:15:00.000+00:00"
+    clock.advance(100.25)
+    answer = await http.post("/accounts/user_mfa/refresh", headers=headers)
+    assert_envelope(answer, 429, "AC-108")
+    assert answer.headers["retry-after"] == "800"  # 799.75 s, in whole seconds rounded up
+    assert "retry-after" not in (await http.get("/accounts/user_nobody", headers=headers)).headers

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from accountdesk.sandbox import FrozenClock, SystemClock
+from accountdesk.sandbox.clock import MAX_OFFSET, MAX_STEP
 
 
 def test_frozen_clock_moves_only_when_advanced() -> None:
@@ -42,9 +43,52 @@ def test_clocks_never_go_backwards(step: float) -> None:
             clock.advance(step)
 
 
-def test_a_step_past_the_year_9999_leaves_the_clock_usable() -> None:
+@pytest.mark.parametrize("step", [10**13, 10**400, 1e300])
+def test_a_step_past_the_calendar_leaves_the_clock_usable(step: float) -> None:
     for clock in (FrozenClock(), SystemClock()):
         before = clock.now()
-        with pytest.raises(OverflowError):
-            clock.advance(10**13)  # inside timedelta's range, past datetime's
+        with pytest.raises(ValueError):
+            clock.advance(step)  # 10**13 fits a timedelta, not a datetime
         assert clock.now() >= before
+        clock.advance(1)
+
+
+def test_a_step_is_at_most_366_days() -> None:
+    for clock in (FrozenClock(), SystemClock()):
+        before = clock.now()
+        clock.advance(MAX_STEP.total_seconds())
+        with pytest.raises(ValueError):
+            clock.advance(MAX_STEP.total_seconds() + 1)
+        assert clock.now() - before >= MAX_STEP
+
+
+def test_the_clock_never_gets_more_than_100_years_ahead() -> None:
+    for clock in (FrozenClock(), SystemClock()):
+        steps = int(MAX_OFFSET / MAX_STEP)
+        for _ in range(steps):
+            clock.advance(MAX_STEP.total_seconds())
+        left = (MAX_OFFSET - steps * MAX_STEP).total_seconds()
+        with pytest.raises(ValueError):
+            clock.advance(left + 1)
+        clock.advance(left)
+        assert clock.offset == MAX_OFFSET
+        with pytest.raises(ValueError):
+            clock.advance(0.001)
+
+
+def test_reset_returns_a_clock_to_its_start() -> None:
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    frozen = FrozenClock(start)
+    frozen.advance(86_400)
+    frozen.reset()
+    assert frozen.now() == start and frozen.offset == timedelta(0)
+    system = SystemClock()
+    system.advance(86_400)
+    system.reset()
+    assert system.offset == timedelta(0)
+    assert system.now() < datetime.now(UTC) + timedelta(seconds=60)
+
+
+def test_a_frozen_clock_cannot_start_where_the_bounds_would_overflow() -> None:
+    with pytest.raises(ValueError):
+        FrozenClock(datetime(9990, 1, 1, tzinfo=UTC))

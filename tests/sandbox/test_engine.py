@@ -96,7 +96,11 @@ def test_wrong_answers_count_down_then_fail_and_block(
     engine.submit_mfa(token, "user_mfa", job_id, "9999")
     job = engine.resolve_mfa(token, "user_mfa", job_id)
     assert job["status"] == "failed" and job["mfa"] is None
-    assert job["error"] == {"code": "AC-108", "message": ERRORS["AC-108"].message}
+    assert job["error"] == {
+        "code": "AC-108",
+        "message": ERRORS["AC-108"].message,
+        "blocked_until": (START + timedelta(seconds=900)).isoformat(timespec="milliseconds"),
+    }
 
     error = _raises("AC-108", engine.refresh_balance, token, "user_mfa")
     assert (error.status, error.endpoint) == (429, ep.REFRESH)
@@ -234,7 +238,7 @@ def test_check_order(engine: SandboxEngine, token: str) -> None:
     _raises("AC-104", engine.resolve_mfa, token, "user_fi_down", "job_x")
 
 
-def test_reset_forgets_jobs_and_blocks_but_keeps_tokens_and_clock(
+def test_reset_forgets_jobs_and_blocks_keeps_tokens_and_rewinds_the_clock(
     engine: SandboxEngine, clock: FrozenClock, token: str
 ) -> None:
     job_id = engine.start_identity(token, "user_mfa")["job_id"]
@@ -244,10 +248,23 @@ def test_reset_forgets_jobs_and_blocks_but_keeps_tokens_and_clock(
         engine.resolve_mfa(token, "user_mfa", blocked)
     clock.advance(5)
     engine.reset()
-    assert clock.now() == START + timedelta(seconds=5)
+    assert clock.now() == START  # a demo starts again from the same moment
     _raises("AC-109", engine.get_job, token, "user_mfa", job_id)
     assert engine.refresh_balance(token, "user_mfa")["status"] == "mfa_required"  # unblocked
     assert engine.start_identity(token, "user_mfa")["job_id"] != job_id  # ids never reused
+
+
+def test_tokens_survive_a_reset_but_not_longer_than_their_lifetime(
+    engine: SandboxEngine, clock: FrozenClock
+) -> None:
+    clock.advance(86_400 * 300)
+    token = engine.issue_token(*GOOD)["access_token"]  # expires 300 days after START
+    engine.reset()
+    engine.get_account(token, "user_good")  # still signed in after the rewind
+    clock.advance(3599)
+    engine.get_account(token, "user_good")
+    clock.advance(1)  # a full lifetime after the reset, not 300 days more
+    _raises("AC-001", engine.get_account, token, "user_good")
 
 
 def test_advance_clock(engine: SandboxEngine, clock: FrozenClock) -> None:
@@ -282,9 +299,11 @@ def test_seeded_and_callable_ids(clock: FrozenClock) -> None:
 
 
 @pytest.mark.parametrize("option", ["job_seconds", "mfa_seconds", "token_seconds", "block_seconds"])
-def test_durations_must_be_positive(clock: FrozenClock, option: str) -> None:
-    with pytest.raises(ValueError):
-        SandboxEngine(clock, **{option: 0})
+def test_durations_must_be_positive_and_at_most_366_days(clock: FrozenClock, option: str) -> None:
+    for bad in (0, 366 * 86_400 + 1, float("inf")):
+        with pytest.raises(ValueError):
+            SandboxEngine(clock, **{option: bad})
+    SandboxEngine(clock, **{option: 366 * 86_400})
 
 
 def test_logs_carry_no_token_secret_or_account_number(

@@ -27,6 +27,12 @@ print(",".join(third_party))
         "accountdesk.sandbox.records",
         "accountdesk.sandbox.jobs",
         "accountdesk.sandbox.engine",
+        "accountdesk.sandbox.errors",
+        "accountdesk.sandbox.blocks",
+        "accountdesk.sandbox.users",
+        "accountdesk.sandbox.world",
+        "accountdesk.sandbox.tokens",
+        "accountdesk.sandbox.tenants",
         "accountdesk.sandbox.middleware",
     ],
 )

@@ -281,6 +281,28 @@ SANDBOX_CODES: Mapping[str, ErrorSpec] = MappingProxyType(
                 "Unexpected failure inside the sandbox.",
                 ErrorFamily.OTHER,
             ),
+            _spec(
+                "AC-903",
+                403,
+                "Sandbox control needs the X-Sandbox-Control-Token header "
+                "(the token is printed when the sandbox starts)",
+                "A control call on the shared world, served on a non-loopback interface.",
+                ErrorFamily.OTHER,
+            ),
+            _spec(
+                "AC-913",
+                413,
+                "Request body too large",
+                "The request body is over the sandbox's limit (64 KiB).",
+                ErrorFamily.OTHER,
+            ),
+            _spec(
+                "AC-929",
+                429,
+                "The training sandbox has no room for another trainee",
+                "A new trainee_<name> key signed in when every tenant world was taken.",
+                ErrorFamily.OTHER,
+            ),
         )
     }
 )

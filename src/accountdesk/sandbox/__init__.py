@@ -38,6 +38,7 @@ from .scenarios import CREDENTIALS, SCENARIO_USERS
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
+    from .embedded import EmbeddedTransport
     from .engine import IdSource
 
 __all__ = [
@@ -47,6 +48,8 @@ __all__ = [
     "FrozenClock",
     "SystemClock",
     "create_app",
+    "embedded_transport",
+    "is_loopback_host",
     "serve",
 ]
 
@@ -59,14 +62,26 @@ def create_app(
     token_seconds: float = 3600.0,
     block_seconds: float = 900.0,
     ids: int | IdSource | None = None,
+    tenants: bool = False,
+    max_tenants: int = 100,
+    bulk_transactions: int = 100_000,
+    control_token: str | None = None,
 ) -> FastAPI:
     """Build a sandbox app with a fresh engine.
 
     ``clock`` defaults to a :class:`SystemClock`. ``ids`` chooses job ids and
     tokens: None for random ones (a restarted sandbox never reuses a job id),
     an int seed for ``job_0001``-style ids, or a callable ``kind -> id``
-    (kind is ``"job"`` or ``"token"``). The engine is ``app.state.engine``,
-    the clock ``app.state.clock``.
+    (kind is ``"job"`` or ``"token"``). The ``*_seconds`` durations are each
+    at most 366 days.
+
+    ``tenants``: every ``trainee_<name>`` key (secret ``sandbox_secret``) gets
+    a world of its own, up to ``max_tenants``. ``bulk_transactions``: how many
+    transactions ``user_bulk`` has (for benchmarks). ``control_token``: when
+    set, control calls that act on the shared world need it in the
+    ``X-Sandbox-Control-Token`` header (:func:`serve` sets one on a
+    non-loopback host). The engine is ``app.state.engine``, the clock
+    ``app.state.clock``.
     """
     from .api import build_app
     from .engine import SandboxEngine
@@ -78,17 +93,72 @@ def create_app(
         token_seconds=token_seconds,
         block_seconds=block_seconds,
         ids=ids,
+        tenants=tenants,
+        max_tenants=max_tenants,
+        bulk_transactions=bulk_transactions,
+        control_token=control_token,
     )
     return build_app(engine)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8765, **create_app_kwargs: Any) -> None:
-    """Serve a sandbox with uvicorn until interrupted (blocking)."""
+def embedded_transport(**create_app_kwargs: Any) -> EmbeddedTransport:
+    """An httpx transport to a fresh in-process sandbox, served off the caller's loop.
+
+    Takes :func:`create_app`'s arguments. The app runs on its own event loop
+    in a daemon thread, so a slow answer (``user_bulk``) never stalls the
+    caller's loop; ``await transport.aclose()`` stops the thread. Otherwise it
+    behaves like ``httpx.ASGITransport`` (see :mod:`.embedded`). Imports the
+    web framework and httpx: call it off the UI's loop.
+    """
+    from .embedded import embedded_transport as build
+
+    return build(**create_app_kwargs)
+
+
+def is_loopback_host(host: str) -> bool:
+    """Whether ``host`` names a loopback interface (``127.0.0.0/8``, ``::1``, ``localhost``).
+
+    Any other name counts as reachable from the network, wildcards included.
+    """
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.removeprefix("[").removesuffix("]")).is_loopback
+    except ValueError:
+        return False
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    *,
+    control_token: str | None = None,
+    **create_app_kwargs: Any,
+) -> None:
+    """Serve a sandbox with uvicorn until interrupted (blocking).
+
+    On a host other than loopback the control endpoints that act on the
+    shared world need a control token: ``control_token``, or one made now.
+    It is printed at start (never logged); clients send it as
+    ``X-Sandbox-Control-Token``. Other keyword arguments go to
+    :func:`create_app` (``tenants=True``, ``max_tenants``, ...).
+    """
     import copy
+    import secrets
 
     import uvicorn
     from uvicorn.config import LOGGING_CONFIG
 
+    if control_token is None and not is_loopback_host(host):
+        control_token = secrets.token_urlsafe(32)
+    app = create_app(control_token=control_token, **create_app_kwargs)
+    if control_token is not None:
+        print(
+            f"Sandbox control token (send as header X-Sandbox-Control-Token): {control_token}",
+            flush=True,
+        )
     # Show the sandbox's own lines (jobs started, MFA outcomes; never a token
     # or secret) beside uvicorn's, with uvicorn's formatter.
     log_config = copy.deepcopy(LOGGING_CONFIG)
@@ -97,10 +167,4 @@ def serve(host: str = "127.0.0.1", port: int = 8765, **create_app_kwargs: Any) -
         "level": "INFO",
         "propagate": False,
     }
-    uvicorn.run(
-        create_app(**create_app_kwargs),
-        host=host,
-        port=port,
-        log_level="info",
-        log_config=log_config,
-    )
+    uvicorn.run(app, host=host, port=port, log_level="info", log_config=log_config)

@@ -9,7 +9,8 @@ Answers the framework would make itself are wrapped in the envelope too:
 
 - unknown route: 404 ``AC-904``; known route, wrong method: 405 ``AC-905``;
 - validation failure: 400 ``AC-100`` (with the endpoint's text);
-- unhandled crash: 500 ``AC-950`` (:class:`~.middleware.CrashEnvelope`).
+- unhandled crash: 500 ``AC-950`` (:class:`~.middleware.CrashEnvelope`);
+- a body over 64 KiB: 413 ``AC-913`` (:class:`~.middleware.BodyLimit`).
 
 The interactive docs and ``/openapi.json`` are switched off: the request
 bodies are not declared to FastAPI, so the schema would be misleading. They
@@ -20,20 +21,24 @@ too (``/token/`` is an unknown route, not a 307).
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from accountdesk.contract import ALL_ENDPOINTS, ERRORS, SANDBOX_CODES, Endpoint
+from accountdesk.contract import ALL_ENDPOINTS, Endpoint
 from accountdesk.contract import endpoints as ep
 
 from .clock import wire_time
 from .engine import BODY_TEXT_ENDPOINT, SandboxEngine, SandboxError
-from .middleware import CrashEnvelope, RawPathRouting, segment_value
+from .errors import spec_of
+from .middleware import BodyLimit, CrashEnvelope, RawPathRouting, segment_value
 from .scenarios import catalogue
+
+#: The header that carries the control token (``serve`` on a non-loopback host).
+CONTROL_TOKEN_HEADER = "x-sandbox-control-token"
 
 __all__ = ["build_app"]
 
@@ -64,13 +69,17 @@ def _field(body: Any, name: str) -> Any:
 
 
 def _engine(request: Request) -> SandboxEngine:
-    return request.app.state.engine
+    return cast(SandboxEngine, request.app.state.engine)
+
+
+def _control_token(request: Request) -> str | None:
+    return request.headers.get(CONTROL_TOKEN_HEADER)
 
 
 def _error_response(
     code: str, endpoint: Endpoint | None, headers: dict[str, str] | None = None
 ) -> JSONResponse:
-    spec = ERRORS.get(code) or SANDBOX_CODES[code]
+    spec = spec_of(code)
     return JSONResponse(
         spec.body_for(endpoint), status_code=spec.status_for(endpoint), headers=headers
     )
@@ -153,17 +162,23 @@ async def get_job(request: Request) -> Response:
 
 
 async def list_scenarios(request: Request) -> Response:
-    return JSONResponse(catalogue())
+    return JSONResponse(catalogue(_engine(request).scenarios))
 
 
 async def reset(request: Request) -> Response:
-    _engine(request).reset()
+    _engine(request).reset(_bearer(request), _control_token(request))
     return JSONResponse({"reset": True})
+
+
+async def read_clock(request: Request) -> Response:
+    return JSONResponse({"now": wire_time(_engine(request).clock_now(_bearer(request)))})
 
 
 async def advance_clock(request: Request) -> Response:
     body = await _json_body(request)
-    now = _engine(request).advance_clock(_field(body, "seconds"))
+    now = _engine(request).advance_clock(
+        _field(body, "seconds"), _bearer(request), _control_token(request)
+    )
     return JSONResponse({"now": wire_time(now)})
 
 
@@ -187,7 +202,11 @@ _HANDLERS = {
 
 async def _on_sandbox_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, SandboxError)
-    return JSONResponse(exc.body, status_code=exc.status)
+    headers = None
+    if exc.retry_after is not None:
+        # AC-108: when the block lifts, in whole seconds (RFC 9110 delta-seconds).
+        headers = {"Retry-After": str(exc.retry_after)}
+    return JSONResponse(exc.body, status_code=exc.status, headers=headers)
 
 
 async def _on_http_error(request: Request, exc: Exception) -> Response:
@@ -224,6 +243,7 @@ def build_app(engine: SandboxEngine) -> FastAPI:
         app.add_api_route(endpoint.path, handler, methods=[endpoint.method], name=endpoint.name)
     app.add_api_route("/_sandbox/scenarios", list_scenarios, methods=["GET"])
     app.add_api_route("/_sandbox/reset", reset, methods=["POST"])
+    app.add_api_route("/_sandbox/clock", read_clock, methods=["GET"])
     app.add_api_route("/_sandbox/clock/advance", advance_clock, methods=["POST"])
 
     app.add_exception_handler(SandboxError, _on_sandbox_error)
@@ -232,5 +252,6 @@ def build_app(engine: SandboxEngine) -> FastAPI:
     # The last middleware added is the outermost: crashes anywhere inside,
     # routing included, still answer the envelope.
     app.add_middleware(RawPathRouting)
+    app.add_middleware(BodyLimit)
     app.add_middleware(CrashEnvelope)
     return app

@@ -11,8 +11,9 @@ Lifecycle of a job (``job_seconds`` = d):
 - with MFA: ``mfa_required`` from creation; the session expires after
   ``mfa_seconds`` (the job then reads ``failed`` with ``AC-110``); a right
   answer resumes the job (``in_progress``, ``completed`` d after the resume);
-  each wrong answer costs one of 3 attempts and the last one fails the job
-  with ``AC-108``.
+  each wrong answer costs one of the *user's* 3 attempts
+  (:class:`~.blocks.MfaBudget`), and the last one fails every job of that
+  user waiting for MFA with ``AC-108`` (and ``blocked_until``).
 """
 
 from __future__ import annotations
@@ -23,13 +24,10 @@ from typing import Any
 
 from accountdesk.contract import ERRORS, JobKind, JobStatus
 
+from .blocks import MFA_ATTEMPTS, MfaBudget
 from .clock import wire_time
 
-__all__ = ["MFA_ATTEMPTS", "Job", "JobKind", "JobStatus", "MfaSession"]
-
-#: Wrong answers a session allows; the last one fails the job and blocks the user.
-MFA_ATTEMPTS = 3
-
+__all__ = ["ACTIVE_STATUSES", "MFA_ATTEMPTS", "Job", "JobKind", "JobStatus", "MfaSession"]
 
 ACTIVE_STATUSES = frozenset({JobStatus.PENDING, JobStatus.IN_PROGRESS, JobStatus.MFA_REQUIRED})
 
@@ -45,16 +43,18 @@ class MfaSession:
     question: str
     expected_answer: str = field(repr=False)
     expires_at: dt.datetime
-    attempts_remaining: int = MFA_ATTEMPTS
+    #: The user's budget, shared by every session of that user.
+    budget: MfaBudget = field(default_factory=MfaBudget)
     #: The answer submitted through ``POST .../mfa/{job_id}``, checked on resolve.
     answer: str | None = field(default=None, repr=False)
     expired: bool = False
 
-    def record(self) -> dict[str, Any]:
+    def record(self, now: dt.datetime) -> dict[str, Any]:
+        """The ``mfa`` object of the wire format; attempts are the user's, at ``now``."""
         return {
             "question": self.question,
             "expires_at": _iso(self.expires_at),
-            "attempts_remaining": self.attempts_remaining,
+            "attempts_remaining": self.budget.attempts_at(now),
         }
 
 
@@ -76,6 +76,8 @@ class Job:
     completed_at: dt.datetime | None = None
     mfa: MfaSession | None = None
     error_code: str | None = None
+    #: Set with ``AC-108``: when the user's block lifts.
+    blocked_until: dt.datetime | None = None
 
     @classmethod
     def start(
@@ -127,17 +129,24 @@ class Job:
         self.status = JobStatus.IN_PROGRESS
         self.run_started_at = self.pending_until = self.updated_at = now
 
-    def fail(self, code: str, at: dt.datetime) -> None:
+    def fail(self, code: str, at: dt.datetime, *, blocked_until: dt.datetime | None = None) -> None:
+        """End the job with ``code`` (``AC-108`` carries when the block lifts)."""
         self.status = JobStatus.FAILED
         self.error_code = code
+        self.blocked_until = blocked_until
         self.updated_at = at
 
-    def record(self) -> dict[str, Any]:
-        """The job object of the wire format (README, "Wire format")."""
-        error = None
+    def record(self, now: dt.datetime) -> dict[str, Any]:
+        """The job object of the wire format (README, "Wire format"), read at ``now``."""
+        error: dict[str, str] | None = None
         if self.error_code is not None:
-            error = {"code": self.error_code, "message": ERRORS[self.error_code].message_for()}
-        mfa = self.mfa.record() if self.status is JobStatus.MFA_REQUIRED and self.mfa else None
+            # The envelope's inner object, from the catalogue's one builder.
+            error = ERRORS[self.error_code].body_for()["error"]
+            if self.blocked_until is not None:
+                error["blocked_until"] = wire_time(self.blocked_until)
+        mfa = None
+        if self.status is JobStatus.MFA_REQUIRED and self.mfa is not None:
+            mfa = self.mfa.record(now)
         return {
             "job_id": self.job_id,
             "user_id": self.user_id,

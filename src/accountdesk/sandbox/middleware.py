@@ -1,4 +1,4 @@
-"""Pure ASGI middleware of the sandbox: raw-path routing and the crash envelope.
+"""Pure ASGI middleware of the sandbox: raw-path routing, body limit, crash envelope.
 
 Why route on the raw path: servers hand Starlette a *decoded* ``path``, so
 ``/accounts/..%2Fx/balance`` would arrive as ``/accounts/../x/balance`` and an
@@ -6,6 +6,12 @@ encoded slash would split a user id into two segments. :class:`RawPathRouting`
 rebuilds ``path`` from ``raw_path`` one segment at a time and keeps ``%``,
 ``/`` and newlines inside a segment percent-encoded, so every segment stays in
 its place; handlers read their parameters back through :func:`segment_value`.
+
+Why cap bodies while reading them: the sandbox read any body whole before
+looking at it (a 100 MB body took 356 MB). :class:`BodyLimit` refuses a
+declared length over :data:`MAX_BODY_BYTES` before reading a byte, and stops
+a body without a length (chunked) as soon as it passes the limit: 413
+``AC-913``, with ``Connection: close`` so the server drops the rest.
 
 No web-framework imports here: this is plain ASGI.
 """
@@ -20,7 +26,15 @@ from urllib.parse import unquote, unquote_to_bytes
 
 from accountdesk.contract import SANDBOX_CODES
 
-__all__ = ["CrashEnvelope", "RawPathRouting", "routing_path", "segment_value"]
+__all__ = [
+    "MAX_BODY_BYTES",
+    "BodyLimit",
+    "CrashEnvelope",
+    "RawPathRouting",
+    "routing_path",
+    "segment_value",
+    "send_envelope",
+]
 
 log = logging.getLogger("accountdesk.sandbox")
 
@@ -30,10 +44,33 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
+#: The largest request body the sandbox reads (every body it takes is tiny).
+MAX_BODY_BYTES = 64 * 1024
+
 #: Stands for an empty segment under ``/accounts/`` so that ``/accounts//balance``
 #: still reaches the balance route and answers AC-100 for the blank user id.
 #: Unambiguous: :func:`_encode` turns every literal ``%`` into ``%25``.
 EMPTY_SEGMENT = "%00"
+
+
+async def send_envelope(
+    send: Send, code: str, headers: tuple[tuple[bytes, bytes], ...] = ()
+) -> None:
+    """Answer one of the sandbox's own codes (the catalogue builds the body)."""
+    spec = SANDBOX_CODES[code]
+    body = json.dumps(spec.body_for()).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": spec.status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *headers,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 def _encode(segment: str) -> str:
@@ -108,16 +145,48 @@ class CrashEnvelope:
             log.exception("sandbox failed on %s %s", scope.get("method"), scope.get("path"))
             if started:
                 raise  # too late for an envelope; let the server drop the connection
-            spec = SANDBOX_CODES["AC-950"]
-            body = json.dumps(spec.body_for()).encode()
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": spec.status,
-                    "headers": [
-                        (b"content-type", b"application/json"),
-                        (b"content-length", str(len(body)).encode()),
-                    ],
-                }
-            )
-            await send({"type": "http.response.body", "body": body})
+            await send_envelope(send, "AC-950")
+
+
+class _BodyTooLarge(Exception):
+    """Raised from ``receive`` once a body passes the limit."""
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413 ``AC-913`` (see module doc)."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope["headers"]:
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                await send_envelope(send, "AC-913", ((b"connection", b"close"),))
+                return
+        received = 0
+        started = False
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    raise _BodyTooLarge
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except _BodyTooLarge:
+            if started:
+                raise
+            await send_envelope(send, "AC-913", ((b"connection", b"close"),))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
+import threading
 import zlib
 from decimal import Decimal
 from typing import Any
@@ -18,7 +19,13 @@ from typing import Any
 from .clock import wire_time
 from .scenarios import Scenario
 
-__all__ = ["account_record", "balance_record", "identity_record", "transactions_json"]
+__all__ = [
+    "TransactionCache",
+    "account_record",
+    "balance_record",
+    "identity_record",
+    "transactions_json",
+]
 
 # (description, category, smallest and largest amount in cents); debits.
 _SPENDING = (
@@ -144,3 +151,28 @@ def transactions_json(scenario: Scenario, newest: dt.date) -> bytes:
         "transactions": _transactions(scenario, newest),
     }
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+class TransactionCache:
+    """Each user's transactions as JSON bytes, built once and shared by every world.
+
+    Shared because a tenant's ``user_bulk`` is the same 14 MB as everyone
+    else's; built under a lock of its own, so a slow build holds up no
+    world, only another reader of the same list.
+    """
+
+    def __init__(self, newest: dt.date) -> None:
+        self.newest = newest
+        self._built: dict[str, bytes] = {}
+        self._lock = threading.Lock()
+
+    def get(self, scenario: Scenario) -> bytes:
+        """``GET /accounts/{user_id}/transactions`` for ``scenario``."""
+        built = self._built.get(scenario.user_id)
+        if built is None:
+            with self._lock:
+                built = self._built.get(scenario.user_id)
+                if built is None:
+                    built = transactions_json(scenario, self.newest)
+                    self._built[scenario.user_id] = built
+        return built

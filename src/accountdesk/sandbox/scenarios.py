@@ -8,7 +8,7 @@ dashboard can list scenarios without importing the web framework.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from types import MappingProxyType
 
@@ -24,7 +24,13 @@ __all__ = [
     "Scenario",
     "catalogue",
     "is_valid_user_id",
+    "with_bulk_transactions",
 ]
+
+#: How many transactions ``user_bulk`` has unless told otherwise.
+BULK_TRANSACTIONS = 100_000
+#: The most ``create_app(bulk_transactions=...)`` accepts (about 140 MB of JSON).
+MAX_BULK_TRANSACTIONS = 10_000_000
 
 
 def is_valid_user_id(user_id: str) -> bool:
@@ -298,7 +304,7 @@ _SCENARIOS = (
     ),
     Scenario(
         "user_bulk",
-        "linked; 100,000 transactions",
+        f"linked; {BULK_TRANSACTIONS:,} transactions",
         _profile(
             "Drew Okafor",
             institution="Metro Commerce Bank",
@@ -312,7 +318,7 @@ _SCENARIOS = (
             region="NY",
             postal_code="10166",
         ),
-        transaction_count=100_000,
+        transaction_count=BULK_TRANSACTIONS,
     ),
 )
 
@@ -326,14 +332,32 @@ CREDENTIALS: tuple[Credential, ...] = (
 )
 
 
-def catalogue() -> dict[str, list[dict[str, str]]]:
+def with_bulk_transactions(count: int) -> Mapping[str, Scenario]:
+    """The scenario users, ``user_bulk`` with ``count`` transactions (for benchmarks)."""
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise TypeError("bulk_transactions must be an int")
+    if not 1 <= count <= MAX_BULK_TRANSACTIONS:
+        raise ValueError(f"bulk_transactions must be from 1 to {MAX_BULK_TRANSACTIONS:,}")
+    if count == BULK_TRANSACTIONS:
+        return SCENARIO_USERS
+    bulk = replace(
+        SCENARIO_USERS["user_bulk"],
+        summary=f"linked; {count:,} transactions",
+        transaction_count=count,
+    )
+    return MappingProxyType({**SCENARIO_USERS, bulk.user_id: bulk})
+
+
+def catalogue(
+    users: Mapping[str, Scenario] = SCENARIO_USERS,
+) -> dict[str, list[dict[str, str]]]:
     """The answer of ``GET /_sandbox/scenarios``: users and credentials, in order.
 
     The sandbox's secrets are public demo values (they are in the README), so
     this one answer may carry them.
     """
     return {
-        "users": [{"user_id": s.user_id, "summary": s.summary} for s in SCENARIO_USERS.values()],
+        "users": [{"user_id": s.user_id, "summary": s.summary} for s in users.values()],
         "credentials": [
             {"api_key": c.api_key, "api_secret": c.api_secret, "access": c.access}
             for c in CREDENTIALS
