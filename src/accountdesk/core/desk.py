@@ -190,7 +190,9 @@ class Desk:
             self._tracker.save()
 
     async def close(self) -> None:
+        """End the session: sign out, stop the embedded sandbox."""
         await self.sign_out()
+        await self.connection.aclose()
 
     async def scenarios(self) -> list[ScenarioUser]:
         """The sandbox's scenario users ([] on a live service)."""

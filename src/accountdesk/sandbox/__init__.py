@@ -110,9 +110,9 @@ def embedded_transport(**create_app_kwargs: Any) -> EmbeddedTransport:
     behaves like ``httpx.ASGITransport`` (see :mod:`.embedded`). Imports the
     web framework and httpx: call it off the UI's loop.
     """
-    from .embedded import embedded_transport as build
+    from .embedded import EmbeddedTransport
 
-    return build(**create_app_kwargs)
+    return EmbeddedTransport(create_app(**create_app_kwargs))
 
 
 def is_loopback_host(host: str) -> bool:

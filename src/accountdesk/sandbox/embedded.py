@@ -21,7 +21,7 @@ from typing import Any
 
 import httpx
 
-__all__ = ["EmbeddedTransport", "embedded_transport"]
+__all__ = ["EmbeddedTransport"]
 
 _ASGIApp = Any
 
@@ -156,13 +156,3 @@ def _run_forever(loop: asyncio.AbstractEventLoop) -> None:
             loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()
-
-
-def embedded_transport(**create_app_kwargs: Any) -> EmbeddedTransport:
-    """A transport to a fresh sandbox app (``create_app(**create_app_kwargs)``).
-
-    Imports the web framework: call it off the UI's loop (in a thread).
-    """
-    from . import create_app
-
-    return EmbeddedTransport(create_app(**create_app_kwargs))
