@@ -109,6 +109,8 @@ class Desk:
         self._recents: RecentLookups | None = None
         self._tracker: JobTracker | None = None
         self._poller: JobPoller | None = None
+        #: The sandbox's scenario users, learnt at sign-in ([] on a live service).
+        self._scenarios: list[ScenarioUser] = []
 
     def attach(self, listener: DeskListener, scheduler: Scheduler) -> None:
         """The UI's listener and scheduler (call before signing in)."""
@@ -130,8 +132,8 @@ class Desk:
 
     @property
     def is_sandbox(self) -> bool:
-        """The service is a sandbox (the embedded one; later also one detected over HTTP)."""
-        return self.embedded
+        """The service is a sandbox: the embedded one, or one that answered ``/_sandbox/scenarios``."""
+        return self.embedded or bool(self._scenarios)
 
     @property
     def service_url(self) -> str:
@@ -147,6 +149,7 @@ class Desk:
         if self.embedded or base_url == self.connection.base_url:
             return
         self.connection = self.connection.with_base_url(base_url)
+        self._scenarios = []
         self._recents = None
         self._tracker = None
         self._poller = None
@@ -167,6 +170,9 @@ class Desk:
     async def sign_in(self, api_key: str, api_secret: SecretStr) -> None:
         """Sign in (raises the client's errors), then load and start polling this service's jobs."""
         client = await self.connection.sign_in(api_key, api_secret)
+        # A sandbox over HTTP (a trainer's `accountdesk sandbox`) says so here;
+        # a live service answers 404 and stays live.
+        self._scenarios = await self.connection.scenarios()
         self._client = client
         self.signed_in_as = api_key
         log.info("signed in with key %s on %s", api_key, self.service_key)
@@ -196,7 +202,9 @@ class Desk:
 
     async def scenarios(self) -> list[ScenarioUser]:
         """The sandbox's scenario users ([] on a live service)."""
-        return await self.connection.scenarios()
+        if not self._scenarios and self.embedded:
+            self._scenarios = await self.connection.scenarios()
+        return list(self._scenarios)
 
     async def advance_sandbox_clock(self, seconds: float) -> None:
         """Move the sandbox's clock forward (expire an MFA session, lift a block, finish jobs)."""

@@ -22,11 +22,12 @@ _PADDING = 2
 _OPTIONAL_PARTS = ("#header-hint", "#signed-in-as")
 
 
-def badge_text(base_url: str, sandbox: bool) -> str:
-    if sandbox:
+def badge_text(base_url: str, sandbox: bool, embedded: bool) -> str:
+    """`` SANDBOX `` (embedded), `` SANDBOX host `` (over HTTP) or `` LIVE host ``."""
+    if embedded:
         return " SANDBOX "
     host = urlsplit(base_url).netloc or base_url
-    return f" LIVE {host} "
+    return f" {'SANDBOX' if sandbox else 'LIVE'} {host} "
 
 
 class AppHeader(Horizontal):
@@ -44,15 +45,15 @@ class AppHeader(Horizontal):
 
     def compose(self) -> ComposeResult:
         desk = desk_of(self.app)
-        sandbox = desk.embedded
-        base_url = desk.service_url
+        sandbox = desk.is_sandbox
         yield Static("accountdesk", id="app-name", markup=False)
         yield Static(self._title, id="screen-title", markup=False)
         # The footer is full of each screen's own keys, so the two ways to
         # find everything else live up here.
         yield Static("^p commands · F1 help", id="header-hint", markup=False)
         yield Static(desk.signed_in_as, id="signed-in-as", markup=False)
-        badge = Static(badge_text(base_url, sandbox), id="service-badge", markup=False)
+        text = badge_text(desk.service_url, sandbox, desk.embedded)
+        badge = Static(text, id="service-badge", markup=False)
         badge.add_class("-sandbox" if sandbox else "-live")
         yield badge
 
@@ -88,9 +89,9 @@ class AppHeader(Horizontal):
     def show_service(self) -> None:
         """Repaint the badge after the base URL changed."""
         desk = desk_of(self.app)
-        sandbox = desk.embedded
+        sandbox = desk.is_sandbox
         badge = self.query_one("#service-badge", Static)
-        badge.update(badge_text(desk.service_url, sandbox))
+        badge.update(badge_text(desk.service_url, sandbox, desk.embedded))
         badge.set_class(sandbox, "-sandbox")
         badge.set_class(not sandbox, "-live")
         self.fit()
