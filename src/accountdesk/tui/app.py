@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 from textual.timer import Timer
@@ -32,6 +34,7 @@ from accountdesk.core.jobs import TrackedJob
 from accountdesk.core.logs import install_file_logging, remove_file_logging
 from accountdesk.core.notices import Notice, mfa_offer
 from accountdesk.core.poller import Cancellable, PollerState
+from accountdesk.core.toasts import ShownToast, ToastStack
 
 from .base import ForwardsWorkerFailures
 from .keymap import check_keymap
@@ -40,10 +43,12 @@ from .messages import (
     JobsChanged,
     MfaNeeded,
     OpenMfaDialog,
+    RedrawToasts,
     ServiceFailed,
     ShowNotice,
     SignedIn,
     SignOutRequested,
+    StackToast,
 )
 from .resources import styles_path
 from .screens.login import LoginScreen
@@ -125,6 +130,9 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
         super().__init__()
         self.jobs_changed_signal: Signal[None] = Signal(self, "jobs-changed")
         self._jobs_change_pending = False
+        self._toasts = ToastStack()
+        self._toast_stack: list[ShownToast] = []
+        self._toast_generation = 0
         self._logged_clashes: set[tuple[str, frozenset[str]]] = set()
         desk.attach(self, TextualScheduler(self))
         theme = desk.settings.theme
@@ -235,6 +243,58 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
 
     def on_open_mfa_dialog(self, message: OpenMfaDialog) -> None:
         self.open_mfa_dialog(message.key)
+
+    # -- toasts: a capped stack, repeats counted (core.toasts) ------------------
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every toast of the app: a repeat is counted, not stacked; at most three show.
+
+        Thread-safe like Textual's: the stack changes on the app's loop.
+        """
+        wait = self.NOTIFICATION_TIMEOUT if timeout is None else timeout
+        self.post_message(StackToast(title, message, severity, wait, markup))
+
+    def on_stack_toast(self, message: StackToast) -> None:
+        self._toast_stack = self._toasts.add(
+            message.title,
+            message.message,
+            message.severity,
+            timeout=message.timeout,
+            now=time.monotonic(),
+            markup=message.markup,
+        )
+        # Redraw behind the toasts earlier redraws queued (Textual adds a
+        # toast through a message, but clears at once): only the newest counts.
+        self._toast_generation += 1
+        self.post_message(RedrawToasts(self._toast_generation))
+
+    def on_redraw_toasts(self, message: RedrawToasts) -> None:
+        if message.generation != self._toast_generation:
+            return
+        super().clear_notifications()
+        now = time.monotonic()
+        for toast in self._toast_stack:
+            super().notify(
+                toast.message,
+                title=toast.display_title,
+                severity=toast.severity,
+                timeout=max(toast.remaining(now), 0.1),
+                markup=toast.markup,
+            )
+
+    def clear_notifications(self) -> None:
+        self._toasts.clear()
+        self._toast_stack = []
+        self._toast_generation += 1
+        super().clear_notifications()
 
     # -- drawing what the desk says ----------------------------------------------
 
