@@ -43,6 +43,7 @@ from .messages import (
     JobsChanged,
     MfaNeeded,
     OpenMfaDialog,
+    ReachabilityChanged,
     RedrawToasts,
     ServiceFailed,
     ShowNotice,
@@ -209,11 +210,21 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
     def mfa_needed(self, tracked: TrackedJob) -> None:
         self.post_message(MfaNeeded(tracked))
 
+    def reachability_changed(self) -> None:
+        self.post_message(ReachabilityChanged())
+
     # -- message handlers ------------------------------------------------------
 
     def on_jobs_changed(self, message: JobsChanged) -> None:
         self._jobs_change_pending = False
         self.jobs_changed_signal.publish(None)
+
+    def on_reachability_changed(self, message: ReachabilityChanged) -> None:
+        from .widgets.header import AppHeader
+
+        for screen in self.screen_stack:
+            for header in screen.query(AppHeader):
+                header.show_reachability()
 
     def on_show_notice(self, message: ShowNotice) -> None:
         self.show_notice(message.notice)

@@ -23,6 +23,7 @@ __all__ = [
     "JobsChanged",
     "MfaNeeded",
     "OpenMfaDialog",
+    "ReachabilityChanged",
     "RedrawToasts",
     "ServiceFailed",
     "ShowNotice",
@@ -106,6 +107,10 @@ class RedrawToasts(Message):
     def __init__(self, generation: int) -> None:
         super().__init__()
         self.generation = generation
+
+
+class ReachabilityChanged(Message):
+    """The service stopped answering, or answers again."""
 
 
 class MfaNeeded(Message):
