@@ -23,10 +23,18 @@ from __future__ import annotations
 
 from ._backoff import MAX_RETRY_AFTER, exponential_backoff, parse_retry_after
 from ._paths import identifier_problem
-from ._redact import REDACTED, RedactingFilter, redact, register_secret
+from ._redact import (
+    REDACTED,
+    RedactingFilter,
+    SecretRegistry,
+    live_registries,
+    redact,
+    register_secret,
+)
 from ._retry import RetryPolicy
 from ._sanitise import sanitise_text
 from ._urls import normalise_base_url
+from ._wire import ResponseTooLargeError
 from .client import AccountDataClient
 from .errors import (
     ERROR_CLASSES,
@@ -108,7 +116,9 @@ __all__ = [
     "NotAuthorizedError",
     "RedactingFilter",
     "RefreshUnavailableForManualUserError",
+    "ResponseTooLargeError",
     "RetryPolicy",
+    "SecretRegistry",
     "TokenGrant",
     "Transaction",
     "TransactionDataUnavailableForManualUserError",
@@ -119,6 +129,7 @@ __all__ = [
     "error_class_for",
     "exponential_backoff",
     "identifier_problem",
+    "live_registries",
     "normalise_base_url",
     "parse_retry_after",
     "redact",
