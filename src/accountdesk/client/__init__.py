@@ -22,6 +22,7 @@ client records.
 from __future__ import annotations
 
 from ._backoff import MAX_RETRY_AFTER, exponential_backoff, parse_retry_after
+from ._columns import TransactionColumns
 from ._paths import identifier_problem
 from ._redact import (
     REDACTED,
@@ -121,6 +122,7 @@ __all__ = [
     "SecretRegistry",
     "TokenGrant",
     "Transaction",
+    "TransactionColumns",
     "TransactionDataUnavailableForManualUserError",
     "TransactionJobsUnavailableForManualUserError",
     "Transactions",

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from accountdesk.contract import CODE_PATTERN
 
 from ._backoff import parse_retry_after
+from ._gc import gc_paused
 from ._redact import SecretRegistry, excerpt
 from ._wire import cut_frames
 from .errors import MalformedResponseError, error_class_for
@@ -153,3 +154,16 @@ def parse_record(
         # (the token answer, account numbers) in their locals.
         cut_frames(exc, sys.exc_info()[2])
         raise
+
+
+def parse_large(
+    answer: AnswerLike,
+    model: type[ModelT],
+    method: str,
+    path: str,
+    registry: SecretRegistry,
+) -> ModelT:
+    # A worker thread: the collector would otherwise walk the growing heap
+    # of records again and again while they are built.
+    with gc_paused():
+        return parse_record(answer, model, method, path, registry)

@@ -16,10 +16,10 @@ from pydantic import SecretStr
 from accountdesk.contract import Endpoint, endpoints
 
 from ._auth import TokenCache
-from ._gc import gc_paused
+from ._columns import TransactionColumns, columns_of
 from ._paths import build_path
 from ._redact import LOGGER_NAME, SecretRegistry, install_logger_filter
-from ._responses import AnswerLike, parse_record, raise_for_error
+from ._responses import parse_large, parse_record, raise_for_error
 from ._retry import RetryPolicy
 from ._session import Session
 from ._urls import normalise_base_url
@@ -257,6 +257,23 @@ class AccountDataClient:
         """``GET /accounts/{user_id}/transactions``: every transaction, newest first."""
         return await self._call(endpoints.TRANSACTIONS_READ, Transactions, user_id=user_id)
 
+    async def get_transaction_columns(self, user_id: str) -> TransactionColumns:
+        """``GET /accounts/{user_id}/transactions`` as columns, for large lists.
+
+        The same answer and the same rules as :meth:`get_transactions`, parsed
+        straight into one list per field (no model per row): several times
+        faster for 100,000 rows, and what a table wants anyway. A bad row
+        raises :class:`~accountdesk.client.MalformedResponseError` naming it
+        (``transactions.12.amount``).
+        """
+        endpoint = endpoints.TRANSACTIONS_READ
+        path = build_path(endpoint, user_id=user_id)
+        answer = await self._session.send(endpoint.method, path, deadline=self._session.deadline())
+        raise_for_error(answer, endpoint.method, path, self._registry)
+        if len(answer.content) > PARSE_IN_THREAD_BYTES:
+            return await asyncio.to_thread(columns_of, answer, path, self._registry)
+        return columns_of(answer, path, self._registry)
+
     async def get_job(self, user_id: str, job_id: str) -> Job:
         """``GET /accounts/{user_id}/job/{job_id}``: a job of any kind."""
         return await self._call(endpoints.JOB, Job, user_id=user_id, job_id=job_id)
@@ -325,7 +342,7 @@ class AccountDataClient:
             # Parsing user_bulk's 14 MB takes most of a second: off the event
             # loop, so a UI driving this client keeps painting meanwhile.
             return await asyncio.to_thread(
-                _parse_large, answer, model, endpoint.method, path, self._registry
+                parse_large, answer, model, endpoint.method, path, self._registry
             )
         return parse_record(answer, model, endpoint.method, path, self._registry)
 
@@ -366,16 +383,3 @@ class AccountDataClient:
             response.status_code,
             elapsed,
         )
-
-
-def _parse_large(
-    answer: AnswerLike,
-    model: type[ModelT],
-    method: str,
-    path: str,
-    registry: SecretRegistry,
-) -> ModelT:
-    # A worker thread: the collector would otherwise walk the growing heap
-    # of records again and again while they are built.
-    with gc_paused():
-        return parse_record(answer, model, method, path, registry)
