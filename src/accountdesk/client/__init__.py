@@ -33,6 +33,7 @@ from ._redact import (
     register_secret,
 )
 from ._retry import RetryPolicy
+from ._sandbox import SandboxCatalogue, SandboxControl, SandboxCredential, ScenarioUser
 from ._sanitise import sanitise_text
 from ._urls import normalise_base_url
 from ._wire import ResponseTooLargeError
@@ -119,6 +120,10 @@ __all__ = [
     "RefreshUnavailableForManualUserError",
     "ResponseTooLargeError",
     "RetryPolicy",
+    "SandboxCatalogue",
+    "SandboxControl",
+    "SandboxCredential",
+    "ScenarioUser",
     "SecretRegistry",
     "TokenGrant",
     "Transaction",

@@ -21,6 +21,7 @@ from ._paths import build_path
 from ._redact import LOGGER_NAME, SecretRegistry, install_logger_filter
 from ._responses import parse_large, parse_record, raise_for_error
 from ._retry import RetryPolicy
+from ._sandbox import SandboxControl
 from ._session import Session
 from ._urls import normalise_base_url
 from ._wire import Deadline, JsonBody
@@ -199,6 +200,19 @@ class AccountDataClient:
         to hide them in an app's log file.
         """
         return self._registry
+
+    @property
+    def sandbox(self) -> SandboxControl:
+        """The sandbox's control endpoints (outside the contract), without a control token."""
+        return SandboxControl(self._session)
+
+    def sandbox_control(self, control_token: str | SecretStr | None = None) -> SandboxControl:
+        """The sandbox's control endpoints, sending ``control_token`` when given.
+
+        A sandbox served on a non-loopback interface requires the token
+        (header ``X-Sandbox-Control-Token``); it is kept as a secret.
+        """
+        return SandboxControl(self._session, _as_secret(control_token) if control_token else None)
 
     def __repr__(self) -> str:
         key = _mask(self._api_key.get_secret_value())
