@@ -46,3 +46,16 @@ async def test_transactions_are_the_same_in_every_sandbox_on_the_same_day() -> N
     first, _ = await _transactions(seed=1, user_id="user_good")
     other, _ = await _transactions(seed=2, user_id="user_good")
     assert other == first and len(json.loads(first)["transactions"]) == 60
+
+
+async def test_user_bulk_can_be_made_bigger_or_smaller() -> None:
+    app = create_app(clock=FrozenClock(START), ids=1, bulk_transactions=1_234)
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url=BASE_URL) as http:
+        headers = await bearer(http)
+        rows = (await http.get("/accounts/user_bulk/transactions", headers=headers)).json()
+        users = (await http.get("/_sandbox/scenarios")).json()["users"]
+    assert len(rows["transactions"]) == 1_234
+    assert {"user_id": "user_bulk", "summary": "linked; 1,234 transactions"} in users
+    for bad in (0, -1, 10_000_001, True, 5.0):
+        with pytest.raises((TypeError, ValueError)):
+            create_app(bulk_transactions=bad)
