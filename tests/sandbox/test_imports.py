@@ -34,6 +34,8 @@ print(",".join(third_party))
         "accountdesk.sandbox.tokens",
         "accountdesk.sandbox.tenants",
         "accountdesk.sandbox.middleware",
+        "accountdesk.sandbox.openapi",
+        "accountdesk.sandbox.docs_page",
     ],
 )
 def test_domain_modules_import_only_the_standard_library(module: str) -> None:

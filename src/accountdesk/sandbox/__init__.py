@@ -50,6 +50,7 @@ __all__ = [
     "create_app",
     "embedded_transport",
     "is_loopback_host",
+    "openapi_document",
     "serve",
 ]
 
@@ -113,6 +114,18 @@ def embedded_transport(**create_app_kwargs: Any) -> EmbeddedTransport:
     from .embedded import embedded_transport as build
 
     return build(**create_app_kwargs)
+
+
+def openapi_document() -> dict[str, Any]:
+    """The OpenAPI 3.1 document of the contract and the sandbox's wire format.
+
+    Generated from :mod:`accountdesk.contract`; the sandbox serves it at
+    ``/openapi.json`` (and as a page at ``/docs``). Standard library only:
+    the CLI can print it for import into Postman or Posting.
+    """
+    from .openapi import openapi_document as build
+
+    return build()
 
 
 def is_loopback_host(host: str) -> bool:

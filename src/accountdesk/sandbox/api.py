@@ -12,10 +12,11 @@ Answers the framework would make itself are wrapped in the envelope too:
 - unhandled crash: 500 ``AC-950`` (:class:`~.middleware.CrashEnvelope`);
 - a body over 64 KiB: 413 ``AC-913`` (:class:`~.middleware.BodyLimit`).
 
-The interactive docs and ``/openapi.json`` are switched off: the request
-bodies are not declared to FastAPI, so the schema would be misleading. They
-answer 404 ``AC-904`` like any unknown route. Trailing-slash redirects are off
-too (``/token/`` is an unknown route, not a 307).
+FastAPI's own docs and schema are switched off (the request bodies are not
+declared to FastAPI, so its schema would be misleading): ``/openapi.json`` is
+the document generated from the contract (:mod:`.openapi`) and ``/docs`` a
+self-contained page of it (:mod:`.docs_page`). Trailing-slash redirects are
+off (``/token/`` is an unknown route, not a 307).
 """
 
 from __future__ import annotations
@@ -32,9 +33,11 @@ from accountdesk.contract import ALL_ENDPOINTS, Endpoint
 from accountdesk.contract import endpoints as ep
 
 from .clock import wire_time
+from .docs_page import CONTENT_SECURITY_POLICY, docs_html
 from .engine import BODY_TEXT_ENDPOINT, SandboxEngine, SandboxError
 from .errors import spec_of
 from .middleware import BodyLimit, CrashEnvelope, RawPathRouting, segment_value
+from .openapi import openapi_document
 from .scenarios import catalogue
 
 #: The header that carries the control token (``serve`` on a non-loopback host).
@@ -182,6 +185,23 @@ async def advance_clock(request: Request) -> Response:
     return JSONResponse({"now": wire_time(now)})
 
 
+def _document_routes(app: FastAPI) -> None:
+    """``/openapi.json`` and ``/docs``, rendered once per app."""
+    document = openapi_document()
+    schema = json.dumps(document, ensure_ascii=False).encode()
+    page = docs_html(document).encode()
+
+    async def openapi_json(request: Request) -> Response:
+        return Response(schema, media_type="application/json")
+
+    async def docs(request: Request) -> Response:
+        headers = {"Content-Security-Policy": CONTENT_SECURITY_POLICY}
+        return Response(page, media_type="text/html; charset=utf-8", headers=headers)
+
+    app.add_api_route("/openapi.json", openapi_json, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/docs", docs, methods=["GET"], include_in_schema=False)
+
+
 _HANDLERS = {
     ep.TOKEN: issue_token,
     ep.ACCOUNT: get_account,
@@ -245,6 +265,7 @@ def build_app(engine: SandboxEngine) -> FastAPI:
     app.add_api_route("/_sandbox/reset", reset, methods=["POST"])
     app.add_api_route("/_sandbox/clock", read_clock, methods=["GET"])
     app.add_api_route("/_sandbox/clock/advance", advance_clock, methods=["POST"])
+    _document_routes(app)
 
     app.add_exception_handler(SandboxError, _on_sandbox_error)
     app.add_exception_handler(StarletteHTTPException, _on_http_error)
