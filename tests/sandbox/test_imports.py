@@ -35,6 +35,7 @@ print(",".join(third_party))
         "accountdesk.sandbox.tenants",
         "accountdesk.sandbox.middleware",
         "accountdesk.sandbox.openapi",
+        "accountdesk.sandbox.openapi_schemas",
         "accountdesk.sandbox.docs_page",
     ],
 )
