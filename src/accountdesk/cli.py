@@ -35,6 +35,16 @@ def _port(text: str) -> int:
     return port
 
 
+def _positive(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{number} must be 1 or more")
+    return number
+
+
 def _epilog() -> str:
     from accountdesk.core.paths import default_config_path, default_log_dir
 
@@ -98,6 +108,35 @@ def build_parser() -> argparse.ArgumentParser:
         "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
     )
     sandbox.add_argument("--port", type=_port, default=8765, help="port (default 8765)")
+    sandbox.add_argument(
+        "--tenants",
+        action="store_true",
+        help="training room: every trainee_<name> key gets its own isolated world",
+    )
+    sandbox.add_argument(
+        "--max-tenants",
+        type=_positive,
+        default=100,
+        metavar="N",
+        help="trainee worlds at most (100)",
+    )
+    sandbox.add_argument(
+        "--control-token",
+        metavar="TOKEN",
+        help="token for the control endpoints (made and printed when serving beyond loopback)",
+    )
+    sandbox.add_argument(
+        "--bulk-transactions",
+        type=_positive,
+        default=100_000,
+        metavar="N",
+        help="transactions of user_bulk (default 100,000)",
+    )
+    sandbox.add_argument(
+        "--openapi",
+        action="store_true",
+        help="print the OpenAPI 3.1 document (for Postman or Posting) and exit",
+    )
     shots = commands.add_parser(
         "screenshots",
         help="write an SVG of every screen (from the frozen sandbox)",
@@ -140,18 +179,49 @@ def _missing(error: ImportError) -> int:
 def _serve_sandbox(args: argparse.Namespace) -> int:
     gc.enable()
     try:
-        from accountdesk.sandbox import serve
+        from accountdesk.sandbox import openapi_document, serve
     except ImportError as error:
         return _missing(error)
-    try:
-        serve(args.host, args.port)
-    except OSError as error:
-        print(
-            f"accountdesk: sandbox on {args.host}:{args.port}: {error.strerror or error}",
-            file=sys.stderr,
-        )
+    if args.openapi:
+        import json
+
+        print(json.dumps(openapi_document(), indent=2))
+        return 0
+    problem = _cannot_listen(args.host, args.port)
+    if problem is not None:
+        print(f"accountdesk: sandbox on {args.host}:{args.port}: {problem}", file=sys.stderr)
         return 2
+    serve(
+        args.host,
+        args.port,
+        control_token=args.control_token,
+        tenants=args.tenants,
+        max_tenants=args.max_tenants,
+        bulk_transactions=args.bulk_transactions,
+    )
     return 0
+
+
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why the server could not listen there (busy port, unknown host), or None.
+
+    uvicorn logs such a failure and exits by itself; asking first gives the
+    one-line error every other mistake gets.
+    """
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as error:
+        return f"unknown host ({error.strerror or error})"
+    family, kind, proto, _name, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            return str(error.strerror or error)
+    return None
 
 
 def _screenshots(directory: Path) -> int:

@@ -279,6 +279,12 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
         if message.generation != self._toast_generation:
             return
         super().clear_notifications()
+        # Textual redraws toasts on the top screen only: one that landed on
+        # the screen below a dialog would stay there, a ghost. Toasts live on
+        # the top screen; a screen shown again gets them back from the app.
+        for screen in self.screen_stack[:-1]:
+            for rack in screen.query("ToastRack"):
+                rack.remove_children()
         now = time.monotonic()
         for toast in self._toast_stack:
             super().notify(
