@@ -182,9 +182,9 @@ def test_each_service_message_is_written_once_in_the_catalogue() -> None:
 def test_the_one_source_check_can_fail() -> None:
     texts = [ERRORS["AC-104"].message, ERRORS["AC-108"].next_step]
     source = (
-        "A = 'Account has been temporarily blockd'\n"  # not among these texts: no
+        f"A = {ERRORS['AC-108'].message!r}\n"  # not among these texts: no
         "B = f'reach out to {x} to resolve the issue.'\n"  # a piece of AC-104's message
-        "C = 'Wait for the block to lift, then refresh'\n"  # a piece of AC-108's next step
+        f"C = {ERRORS['AC-108'].next_step[:30]!r}\n"  # a piece of AC-108's next step
         "D = 'Nothing to do with the catalogue at all, surely'\n"
     )
     assert [line for line, _ in copies(string_literals(source), texts)] == [2, 3]

@@ -11,6 +11,7 @@ import pytest
 from textual.widgets import Checkbox, Static
 from tui_helpers import open_account, settle, sign_in, toasts, widget_text
 
+from accountdesk.contract import FAILURE_GUIDANCE, FailureKind
 from accountdesk.tui.screens.account import AccountScreen
 from accountdesk.tui.screens.lookup import LookupScreen
 
@@ -48,7 +49,8 @@ async def test_an_unexpected_worker_error_is_one_toast_a_logged_traceback_and_no
         assert toasts(app) == [
             (
                 "Internal error",
-                "Something went wrong inside accountdesk; details are in the log.",
+                "Something went wrong inside accountdesk; details are in the log.\n"
+                + FAILURE_GUIDANCE[FailureKind.INTERNAL].next_step,
                 "error",
             )
         ]

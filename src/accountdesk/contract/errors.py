@@ -241,9 +241,9 @@ _SPECS = (
         "The user answered MFA incorrectly too many times.",
         ErrorFamily.MFA,
         meaning="Too many wrong MFA answers: the service refuses balance refreshes for this "
-        "user for a while. The block lifts by itself; when it does is in the answer "
-        "(Retry-After) or in the failed job (blocked_until) when the service says.",
-        next_step="Wait for the block to lift, then refresh; retrying sooner does not shorten it.",
+        "user for a while. The block lifts by itself; the service may say when (Retry-After "
+        "on the refused refresh, blocked_until on the failed job).",
+        next_step="Refresh again after the block lifts; retrying sooner does not shorten it.",
     ),
     _spec(
         "AC-109",
@@ -352,7 +352,7 @@ UNLISTED_CODES: Mapping[str, ErrorSpec] = MappingProxyType(
             "AC-204",
             400,
             "No account information available, please select another bank.",
-            "Listed in no endpoint table; status not shown.",
+            "Named below the contract's code table, in no endpoint table.",
             ErrorFamily.FI,
             meaning="The bank returned no account information for this user's link. A code "
             "outside the service's tables: the message is our only description.",
