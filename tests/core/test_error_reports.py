@@ -88,7 +88,7 @@ def test_a_coded_answer_carries_its_catalogue_guidance() -> None:
         400,
         LIVE,
     )
-    assert record.toast_text == f"{spec.message_for(endpoints.ACCOUNT)}\n{spec.next_step}"
+    assert record.toast_text == f"{spec.message_for(endpoints.ACCOUNT)}\nNext: {spec.next_step}"
 
 
 def test_ac106_and_ac113_records_differ_though_the_message_is_one() -> None:
@@ -134,7 +134,7 @@ def test_ac108_with_retry_after_says_when_the_block_lifts() -> None:
     assert record.lifts_at == NOW + dt.timedelta(seconds=900)
     lifts = "The block lifts at 09:45:00 UTC (in 15 min)."
     assert record.advice == f"{lifts} {ERRORS['AC-108'].next_step}"
-    assert record.toast_text.splitlines() == [error.message, record.advice]
+    assert record.toast_text.splitlines() == [error.message, f"Next: {record.advice}"]
     soon = record_of(api_error("AC-108", endpoints.REFRESH, "/a", retry_after=42.5))
     assert soon.advice.startswith("The block lifts at 09:30:42 UTC (in 43 s).")
 

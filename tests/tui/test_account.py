@@ -142,7 +142,7 @@ async def test_identity_started_twice_is_ac112(make_app) -> None:
         # The service's words, then the catalogue's next step.
         assert toasts(app)[-1][1].splitlines() == [
             ERRORS["AC-112"].message_for(IDENTITY_START),
-            ERRORS["AC-112"].next_step,
+            f"Next: {ERRORS['AC-112'].next_step}",
         ]
         assert toasts(app)[-1][2] == "warning"
 

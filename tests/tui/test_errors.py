@@ -41,7 +41,7 @@ async def test_markup_in_a_service_message_renders_verbatim(make_app) -> None:
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await sign_in(pilot)
         await open_account(pilot, "user_good")
-        advice = UNLISTED_CODES["AC-204"].next_step
+        advice = f"Next: {UNLISTED_CODES['AC-204'].next_step}"
         assert toasts(app) == [("AC-204 · 400", f"{hostile}\n{advice}", "error")]
         toast = app.screen.query_one("Toast")
         assert "[/x]" in widget_text(toast)

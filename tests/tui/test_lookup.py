@@ -48,7 +48,8 @@ async def test_each_scenario_user_earns_its_toast(make_app) -> None:
             assert isinstance(app.screen, AccountScreen), user_id
             spec = ERRORS[code]
             assert toast_titles(app) == [f"{code} · {spec.status}"], user_id
-            assert toasts(app)[0][1] == f"{spec.message_for(user_id=user_id)}\n{spec.next_step}"
+            expected = f"{spec.message_for(user_id=user_id)}\nNext: {spec.next_step}"
+            assert toasts(app)[0][1] == expected
             await pilot.press("escape")
             await settle(pilot)
 
@@ -71,7 +72,7 @@ async def test_limited_key_on_another_user_is_ac001(make_app) -> None:
         assert toast_titles(app) == ["AC-001 · 403"]
         assert toasts(app)[0][1].splitlines() == [
             ERRORS["AC-001"].message_for(ACCOUNT, user_id="user_mfa"),
-            ERRORS["AC-001"].next_step,
+            f"Next: {ERRORS['AC-001'].next_step}",
         ]
 
 

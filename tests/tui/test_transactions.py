@@ -152,7 +152,7 @@ async def test_manual_user_has_no_transaction_data(make_app: Any) -> None:
         # The line under the table says what the toast says: the service's words and code.
         toast_words, next_step = toast.message.splitlines()
         assert message == f"Could not read transactions (AC-115): {toast_words}"
-        assert next_step == ERRORS["AC-115"].next_step
+        assert next_step == f"Next: {ERRORS['AC-115'].next_step}"
         await pilot.press("s")  # nothing to export: a warning, no crash
         await pilot.pause()
 
@@ -207,7 +207,7 @@ async def test_unknown_user_shows_the_services_message(make_app: Any) -> None:
         expected = ERRORS["AC-102"].message_for(TRANSACTIONS_READ, user_id="user_nobody")
         assert message == f"Could not read transactions (AC-102): {expected}"
         assert [n.message for n in app._notifications] == [
-            f"{expected}\n{ERRORS['AC-102'].next_step}"
+            f"{expected}\nNext: {ERRORS['AC-102'].next_step}"
         ]
 
 

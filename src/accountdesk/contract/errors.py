@@ -151,8 +151,8 @@ _SPECS = (
         ErrorFamily.AUTH,
         meaning="Sign-in refused: this API key and secret do not match (POST /token). It says "
         "nothing about any end user; same text as AC-001, which comes after sign-in.",
-        next_step="Check the key and secret (live, not sandbox); if they are right, ask your "
-        "key administrator.",
+        next_step="Check the key and secret for this service; if they are right, ask your key "
+        "administrator.",
     ),
     _spec(
         "AC-001",
@@ -208,8 +208,7 @@ _SPECS = (
         ErrorFamily.MANUAL_USER,
         meaning="This user linked the account by hand (numbers typed in, no bank connection), so "
         "there is no balance to read. Not a fault: account details still work.",
-        next_step="Tell the user a balance needs a bank connection: they can relink through "
-        "their bank.",
+        next_step="Tell the user a balance needs a bank connection (relink through their bank).",
     ),
     _spec(
         "AC-106",

@@ -45,6 +45,9 @@ Severity = Literal["information", "warning", "error"]
 #: Families that are the service's ordinary "no" for this user, not a fault.
 _WARNING_FAMILIES = frozenset({ErrorFamily.MANUAL_USER, ErrorFamily.CONFLICT, ErrorFamily.USER})
 
+#: Starts the last line of an error toast: the next step, set apart from the service's words.
+NEXT_STEP_PREFIX = "Next: "
+
 INTERNAL_TITLE = "Internal error"
 INTERNAL_MESSAGE = "Something went wrong inside accountdesk; details are in the log."
 
@@ -215,7 +218,7 @@ class ErrorRecord:
     @property
     def toast_text(self) -> str:
         """What the toast says: the message, then one line of what to do next."""
-        return f"{self.message}\n{self.advice}" if self.advice else self.message
+        return f"{self.message}\n{NEXT_STEP_PREFIX}{self.advice}" if self.advice else self.message
 
     def cleaned(self, secrets: Iterable[str | None] = ()) -> ErrorRecord:
         """This record fit for a file or a clipboard: credentials redacted, controls made visible.

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from accountdesk.contract import JobKind, JobStatus, guidance_for_code
 
-from .errors import Severity, block_lifts
+from .errors import NEXT_STEP_PREFIX, Severity, block_lifts
 from .formatting import kind_label
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def job_ended(tracked: TrackedJob) -> Notice:
         step = guidance_for_code(tracked.last_error_code).next_step
         if tracked.blocked_until is not None:
             step = f"{block_lifts(tracked.blocked_until, tracked.last_poll_at)} {step}"
-        message += f"\n{step}"
+        message += f"\n{NEXT_STEP_PREFIX}{step}"
     return Notice(f"Job failed · {code}", message, "error")
 
 

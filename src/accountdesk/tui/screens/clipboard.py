@@ -9,6 +9,7 @@ of the 0600 file it was written to (through the desk's store).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -20,10 +21,9 @@ from textual.widgets import Button, Static, TextArea
 from accountdesk.core.clipboard import clipboard_route, save_clip
 from accountdesk.tui.base import DeskModal
 from accountdesk.tui.resources import styles_path
+from accountdesk.tui.widgets.footer import AppFooter
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from accountdesk.tui.base import DeskScreen
 
 __all__ = ["ClipboardDialog", "copy_text"]
@@ -73,13 +73,15 @@ the config file makes copy keys use the terminal's clipboard again.
                 show_cursor=False,
             )
             saved = (
-                f"Saved to a file only you can read:\n{self.path}"
+                f"Saved to a file only you can read:\n{_shown(self.path)}"
                 if self.path is not None
                 else "Could not save it to a file (see the message about the file)."
             )
             yield Static(saved, id="clipboard-path", markup=False)
             with Horizontal(id="clipboard-buttons"):
-                yield Button("Close", id="clipboard-close", variant="primary")
+                yield Button("Close", id="clipboard-close", variant="primary", compact=True)
+        # Its own key bar: the one of the screen below shows keys that do nothing here.
+        yield AppFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -91,6 +93,12 @@ the config file makes copy keys use the terminal's clipboard again.
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def _shown(path: Path) -> str:
+    """``path`` with the home folder as ``~`` (shorter; a shell expands it back)."""
+    home = Path.home()
+    return f"~/{path.relative_to(home)}" if path.is_relative_to(home) else str(path)
 
 
 def copy_text(
