@@ -10,6 +10,7 @@ import httpx
 import pytest
 from textual.widgets import DataTable, TextArea
 from tui_helpers import (
+    RecordingTransport,
     open_account,
     settle,
     sign_in,
@@ -191,12 +192,25 @@ async def test_the_detail_pane_says_what_the_error_means_and_what_to_do(make_app
         assert _flat(ERRORS["AC-106"].meaning) in detail and "/balance" in detail
 
 
-async def test_u_copies_the_request_as_curl_with_the_token_as_a_variable(make_app) -> None:
-    app = make_app()
+def _sent_token(transport: RecordingTransport) -> str:
+    """The bearer token the app really sent (what no copy may hold)."""
+    [token] = {
+        request.headers["authorization"].removeprefix("Bearer ")
+        for request in transport.requests
+        if "authorization" in request.headers
+    }
+    assert len(token) > 8
+    return token
+
+
+async def test_u_copies_the_request_as_curl_with_the_token_as_a_variable(
+    make_app, sandbox_transport
+) -> None:
+    transport = RecordingTransport(sandbox_transport)
+    app = make_app(transport=transport)
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await _error_log_with(pilot, "user_fi_down")
-        token = app.desk.client._tokens.token  # the live token of this session
-        assert token
+        token = _sent_token(transport)
         await pilot.press("u")
         await pilot.pause()
         command = app.clipboard
@@ -227,11 +241,14 @@ async def test_no_curl_for_an_error_that_sent_nothing(make_app) -> None:
         assert app.clipboard == ""
 
 
-async def test_m_and_shift_j_save_the_log_as_markdown_and_json(make_app, app_dirs) -> None:
-    app = make_app()
+async def test_m_and_shift_j_save_the_log_as_markdown_and_json(
+    make_app, app_dirs, sandbox_transport
+) -> None:
+    transport = RecordingTransport(sandbox_transport)
+    app = make_app(transport=transport)
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await _error_log_with(pilot, "user_fi_down", "user_manual")
-        token = app.desk.client._tokens.token
+        token = _sent_token(transport)
         await pilot.press("m")
         await pilot.press("J")
         await pilot.pause()
