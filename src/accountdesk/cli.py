@@ -2,7 +2,8 @@
 
 ``accountdesk`` runs the dashboard (on the embedded sandbox unless a base URL
 is configured); ``accountdesk sandbox`` serves the sandbox over HTTP;
-``accountdesk screenshots DIR`` writes an SVG of every screen.
+``accountdesk screenshots DIR`` writes an SVG of every screen; ``accountdesk
+explain [CODE]`` says what an error code means and what to do next.
 
 Every mistake on the command line or in the config file is one line,
 ``accountdesk: <where>: <problem>``, and exit status 2: never a traceback.
@@ -150,6 +151,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=Path("screenshots"),
         help="folder to write the SVG files into, created if missing (default: ./screenshots)",
     )
+    explain = commands.add_parser(
+        "explain",
+        help="what an error code means and what to do next",
+        description="Explain an AC- code (or a failure without one, such as timeout): "
+        "the service's message, what it means and what support should do next. "
+        "Without a code, list them all.",
+    )
+    explain.add_argument("code", nargs="?", help="AC-nnn, nnn, or a failure kind")
     return parser
 
 
@@ -163,6 +172,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _serve_sandbox(args)
         if args.command == "screenshots":
             return _screenshots(args.directory)
+        if args.command == "explain":
+            from accountdesk.explain import explain
+
+            return explain(args.code)
         return _run_dashboard(args)
     finally:
         gc.enable()

@@ -58,6 +58,11 @@ class AppDirs:
         return self.data_dir / "exports"
 
     @property
+    def clipboard_dir(self) -> Path:
+        """Copied text, when the terminal cannot take it (``core.clipboard``)."""
+        return self.data_dir / "clipboard"
+
+    @property
     def screenshots_dir(self) -> Path:
         return self.data_dir / "screenshots"
 

@@ -307,10 +307,13 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
         self.notify(notice.message, title=notice.title, severity=notice.severity, markup=False)
 
     def show_record(self, record: ErrorRecord) -> None:
-        """Toast an error record (network text, so markup off); refresh an open error log."""
+        """Toast an error record: its message, then one line of what to do next.
+
+        Network text, so markup off. An open error log is refreshed.
+        """
         from .screens.error_log import ErrorLogScreen
 
-        self.notify(record.message, title=record.title, severity=record.severity, markup=False)
+        self.notify(record.toast_text, title=record.title, severity=record.severity, markup=False)
         if isinstance(self.screen, ErrorLogScreen):
             self.screen.show_records()
 
