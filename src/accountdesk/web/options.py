@@ -17,8 +17,9 @@ from pathlib import Path
 __all__ = ["DEFAULT_MAX_SESSIONS", "Exposure", "ServeOptions", "exposure", "is_loopback"]
 
 #: Each browser tab is a whole app process (Textual, and on the sandbox
-#: FastAPI): about 100 MB. A page left open in many tabs, or a stranger on a
-#: shared network, must not be able to start them without bound.
+#: FastAPI): 65 MB resident at the sign-in screen, more once used. A page
+#: left open in many tabs, or a stranger on a shared network, must not be
+#: able to start them without bound.
 DEFAULT_MAX_SESSIONS = 8
 
 #: Host names that only ever mean this machine (no resolver is asked).
