@@ -16,6 +16,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 from web_helpers import (
+    LogLines,
     alive,
     closed,
     fake_argv,
@@ -111,16 +112,16 @@ async def test_keys_and_sizes_reach_the_dashboard_and_junk_is_ignored() -> None:
         "http://evil\u009b31m.example",
     ],
 )
-async def test_a_websocket_from_another_site_is_refused(
-    origin: str, caplog: pytest.LogCaptureFixture
-) -> None:
+async def test_a_websocket_from_another_site_is_refused(origin: str) -> None:
+    logged = LogLines("accountdesk.web.server")
     async with serving() as (server, base), aiohttp.ClientSession() as http:
         headers = {"Origin": origin} if origin else {}
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
             await http.ws_connect(_ws_url(base), headers=headers)
         assert refused.value.status == 403 and not server.sessions
     # The refusal is logged to the operator's terminal: never a raw control character.
-    assert "refused" in caplog.text and "\u009b" not in caplog.text
+    logged.close()
+    assert "refused" in logged.text and "\u009b" not in logged.text
 
 
 async def test_a_host_name_rebound_to_loopback_reaches_nothing() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import sys
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -66,6 +67,35 @@ async def next_echo(ws: aiohttp.ClientWebSocketResponse, key: str) -> Any:
         data = json.loads(message.data)
         if key in data:
             return data[key]
+
+
+class LogLines(logging.Handler):
+    """The records of one logger, as the server's console would print them.
+
+    Attached to the logger itself: the app's file logging (set up by other
+    tests in the same worker) stops ``accountdesk`` records reaching the root,
+    where pytest's caplog listens.
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__(logging.INFO)
+        self.lines: list[str] = []
+        self._logger = logging.getLogger(name)
+        self._level = self._logger.level
+        self._logger.setLevel(logging.INFO)
+        self._logger.addHandler(self)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    def close(self) -> None:
+        self._logger.removeHandler(self)
+        self._logger.setLevel(self._level)
+        super().close()
 
 
 async def closed(ws: aiohttp.ClientWebSocketResponse) -> bool:
