@@ -52,6 +52,9 @@ BADGE_YELLOW = 0xFFD700
 #: Where textual.js makes its terminal; the hook keeps a reference to it.
 HOOK_ANCHOR = "this.terminal.open(e)"
 HOOK = HOOK_ANCHOR + ",window.__accountdeskTerminal=this.terminal"
+#: The whole test, start to last check (it takes 9 to 13 s here): every wait
+#: takes what is left of this, so a hang fails in time instead of stalling CI.
+BUDGET = 50.0
 
 pytestmark = [
     pytest.mark.browser,
@@ -91,6 +94,17 @@ _CELL_COLOURS_JS = """([row, start, length]) => {
 }"""
 
 
+class _Budget:
+    def __init__(self, seconds: float) -> None:
+        self._end = time.monotonic() + seconds
+
+    def left(self) -> float:
+        return max(self._end - time.monotonic(), 0.1)
+
+    def left_ms(self) -> float:
+        return self.left() * 1000
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -123,7 +137,7 @@ class _Lines:
 
 
 @contextlib.contextmanager
-def _server(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], _Lines, str]]:
+def _server(tmp_path: Path, budget: _Budget) -> Iterator[tuple[subprocess.Popen[str], _Lines, str]]:
     port = _free_port()
     config = tmp_path / "config.toml"
     config.write_text("")
@@ -138,7 +152,7 @@ def _server(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], _Lines, str
     )
     try:
         lines = _Lines(process.stderr)
-        lines.wait_for("serving the dashboard", within=30)
+        lines.wait_for("serving the dashboard", within=budget.left())
         yield process, lines, f"http://127.0.0.1:{port}"
     finally:
         if process.poll() is None:
@@ -208,7 +222,8 @@ def _yellow_pixels(png: bytes) -> int:
 
 
 def test_the_browser_shows_the_sign_in_screen_with_the_sandbox_badge(tmp_path: Path) -> None:
-    with _server(tmp_path) as (server, lines, base):
+    budget = _Budget(BUDGET)
+    with _server(tmp_path, budget) as (server, lines, base):
         outside: list[str] = []
 
         def route(request_route: Any) -> None:
@@ -236,8 +251,8 @@ def test_the_browser_shows_the_sign_in_screen_with_the_sandbox_badge(tmp_path: P
             try:
                 page = browser.pages[0] if browser.pages else browser.new_page()
                 page.route("**/*", route)
-                page.goto(base + "/", timeout=20_000)
-                page.wait_for_function(_DRAWN_JS, arg=[SIGN_IN_TITLE], timeout=30_000)
+                page.goto(base + "/", timeout=budget.left_ms())
+                page.wait_for_function(_DRAWN_JS, arg=[SIGN_IN_TITLE], timeout=budget.left_ms())
                 rows: list[str] = page.evaluate(_ROWS_JS)
                 assert any(SIGN_IN_TITLE in row for row in rows), rows
                 top = rows[0].rstrip()
@@ -253,8 +268,8 @@ def test_the_browser_shows_the_sign_in_screen_with_the_sandbox_badge(tmp_path: P
             finally:
                 browser.close()
         assert outside == []
-        lines.wait_for("ended (0 open)", within=20)
+        lines.wait_for("ended (0 open)", within=budget.left())
 
         server.send_signal(signal.SIGINT)
-        assert server.wait(timeout=20) == 0
-        assert _group_is_gone(server.pid, within=10), "a process of the server outlived it"
+        assert server.wait(timeout=budget.left()) == 0
+        assert _group_is_gone(server.pid, within=budget.left()), "a process outlived the server"
