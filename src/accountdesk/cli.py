@@ -3,7 +3,8 @@
 ``accountdesk`` runs the dashboard (on the embedded sandbox unless a base URL
 is configured); ``accountdesk sandbox`` serves the sandbox over HTTP;
 ``accountdesk screenshots DIR`` writes an SVG of every screen; ``accountdesk
-explain [CODE]`` says what an error code means and what to do next.
+explain [CODE]`` says what an error code means and what to do next;
+``accountdesk serve`` shows the dashboard in a browser (``accountdesk.web``).
 
 Every mistake on the command line or in the config file is one line,
 ``accountdesk: <where>: <problem>``, and exit status 2: never a traceback.
@@ -138,6 +139,37 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print the OpenAPI 3.1 document (for Postman or Posting) and exit",
     )
+    web = commands.add_parser(
+        "serve",
+        help="serve the dashboard in a web browser, for demos (needs accountdesk[serve])",
+        description="Serve the dashboard as a web page (textual-serve): each browser tab is "
+        "its own dashboard process, on its own embedded sandbox unless --base-url names a "
+        "service. Listens on 127.0.0.1: whoever reaches the page gets the dashboard.",
+    )
+    web.add_argument(
+        "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
+    )
+    web.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
+    web.add_argument(
+        "--allow-remote-live",
+        action="store_true",
+        help="serve a live --base-url on a non-loopback --host (anyone reaching the page "
+        "can sign in with the credentials remembered here)",
+    )
+    # The dashboard's own flags also work after "serve"; SUPPRESS keeps the
+    # ones given before it.
+    web.add_argument(
+        "--base-url",
+        metavar="URL",
+        default=argparse.SUPPRESS,
+        help="a live service (default: the embedded sandbox, even if one is configured)",
+    )
+    web.add_argument(
+        "--profile", metavar="NAME", default=argparse.SUPPRESS, help="a [profiles.NAME] table"
+    )
+    web.add_argument(
+        "--config", metavar="PATH", type=Path, default=argparse.SUPPRESS, help="config file to read"
+    )
     shots = commands.add_parser(
         "screenshots",
         help="write an SVG of every screen (from the frozen sandbox)",
@@ -176,6 +208,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from accountdesk.explain import explain
 
             return explain(args.code)
+        if args.command == "serve":
+            return _serve_web(args)
         return _run_dashboard(args)
     finally:
         gc.enable()
@@ -235,6 +269,20 @@ def _cannot_listen(host: str, port: int) -> str | None:
         except OSError as error:
             return str(error.strerror or error)
     return None
+
+
+def _serve_web(args: argparse.Namespace) -> int:
+    gc.enable()
+    try:
+        from accountdesk.web import serve_dashboard
+    except ImportError as error:
+        print(
+            f"accountdesk: serve needs textual-serve ({error.name}); "
+            "pip install 'accountdesk[serve]'",
+            file=sys.stderr,
+        )
+        return 2
+    return serve_dashboard(args)
 
 
 def _screenshots(directory: Path) -> int:
