@@ -98,6 +98,7 @@ class Desk:
         poll_interval: float = 1.0,
         sandbox_options: dict[str, Any] | None = None,
         secret_backend: Any | None = None,
+        client_options: dict[str, Any] | None = None,
     ) -> None:
         self.settings = settings
         self.dirs = dirs
@@ -107,7 +108,7 @@ class Desk:
             base_url=settings.base_url,
             transport=transport,
             client_factory=client_factory,
-            client_options=self._client_options(),
+            client_options={**self._client_options(), **(client_options or {})},
             sandbox_options=sandbox_options,
             watch=(self._answered, self._no_answer),
         )
@@ -132,6 +133,7 @@ class Desk:
         self.scheduler = scheduler
 
     def _client_options(self) -> dict[str, Any]:
+        """What the settings decide about the client (tests may add deadlines)."""
         return {"max_response_bytes": self.settings.max_response_bytes}
 
     # -- where we are ----------------------------------------------------------

@@ -176,12 +176,14 @@ def serve(
     import uvicorn
     from uvicorn.config import LOGGING_CONFIG
 
+    from accountdesk.contract.sandbox_codes import CONTROL_TOKEN_HEADER
+
     if control_token is None and not is_loopback_host(host):
         control_token = secrets.token_urlsafe(32)
     app = create_app(control_token=control_token, **create_app_kwargs)
     if control_token is not None:
         print(
-            f"Sandbox control token (send as header X-Sandbox-Control-Token): {control_token}",
+            f"Sandbox control token (send as header {CONTROL_TOKEN_HEADER}): {control_token}",
             flush=True,
         )
     # Show the sandbox's own lines (jobs started, MFA outcomes; never a token

@@ -36,6 +36,7 @@ from starlette.routing import Route
 
 from accountdesk.contract import ALL_ENDPOINTS, Endpoint
 from accountdesk.contract import endpoints as ep
+from accountdesk.contract.sandbox_codes import CONTROL_TOKEN_HEADER
 
 from .clock import wire_time
 from .docs_page import CONTENT_SECURITY_POLICY, docs_html
@@ -48,7 +49,6 @@ from .scenarios import catalogue
 __all__ = ["CONTROL_TOKEN_HEADER", "build_app"]
 
 #: The header that carries the control token (``serve`` on a non-loopback host).
-CONTROL_TOKEN_HEADER = "x-sandbox-control-token"
 
 Handler = Callable[[Request], Awaitable[Response]]
 
