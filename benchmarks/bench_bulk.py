@@ -1,0 +1,397 @@
+"""``user_bulk``: 100,000 transactions, from key press to rows on screen, then sort, filter, page.
+
+All in-process with the real app (:mod:`.session`), timed key to frame
+(:mod:`.frames`):
+
+- ``bulk``: on user_bulk's account, ``x`` until the first page of rows is
+  painted, on the embedded sandbox; floor: ``json.loads`` of the same body.
+  The sandbox builds its 14 MB once, on the first read: that first press is
+  reported as a note, the rounds after it are what is compared.
+- ``bulk_loopback``: the same against a sandbox process over a real socket;
+  floor: ``httpx.get`` plus ``json.loads`` of the same URL.
+- ``table``: on the loaded table, ``4`` (sort by amount), ``pagedown`` x50,
+  then a filter word and Enter, each timed to its repaint; floors: Python's
+  ``sorted`` and a list filter over the same rows as plain tuples. The view
+  is reloaded (untimed) before each round, so no sort or filter is cached.
+- ``bulk_1m`` (not in the default run, about two minutes): the key-to-rows,
+  sort, filter and page figures with 1,000,000 rows against the same figures
+  with 100,000 in the same process; target 4x.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from decimal import Decimal
+from operator import itemgetter
+from typing import Any
+
+from accountdesk.core.transactions import TransactionView
+from accountdesk.tui.screens.account import AccountScreen
+from accountdesk.tui.screens.transactions import TransactionsScreen
+from accountdesk.tui.widgets.transaction_table import TransactionTable
+
+from .apps import make_desk
+from .measure import Result, Target, TargetKind
+from .processes import Server, scratch_home
+from .registry import benchmark
+from .session import Session, running, screen_text, transactions_as_tuples
+
+USER = "user_bulk"
+TRANSACTIONS = f"/accounts/{USER}/transactions"
+FILTER_WORD = "coffee"
+PAGES = 50
+#: Key to repaint on the loaded table (the issue's target).
+REPAINT_MS = 50.0
+
+
+def rows_painted(session: Session, total: int) -> bool:
+    """The transactions screen is up with all ``total`` rows loaded (its first page drawable)."""
+    screen = session.app.screen
+    if not isinstance(screen, TransactionsScreen) or screen.view is None:
+        return False
+    table = screen.query_one(TransactionTable)
+    return screen.view.total == total and not table.loading and table.view is screen.view
+
+
+async def open_transactions(session: Session, total: int) -> float:
+    """Seconds from ``x`` on the account screen to the first page of rows painted."""
+    return await session.watch.press("x", lambda: rows_painted(session, total))
+
+
+def check_rows_shown(session: Session, body: bytes) -> None:
+    """The frame we timed really shows the service's newest transaction (a sanity check)."""
+    first = json.loads(body)["transactions"][0]["description"]
+    if first not in screen_text(session.app):
+        raise RuntimeError(
+            f"the table does not show {first!r}; the benchmark timed the wrong frame"
+        )
+
+
+async def key_to_rows(
+    session: Session, rounds: int, floor: Any, total: int, body: bytes
+) -> tuple[list[float], list[float]]:
+    """Rounds of (x -> rows painted, back) against ``floor()``, both in ms."""
+    path_ms: list[float] = []
+    floor_ms: list[float] = []
+    for index in range(rounds):
+        path_ms.append(await open_transactions(session, total) * 1000)
+        if index == 0:
+            check_rows_shown(session, body)
+        await session.back_to(AccountScreen)
+        floor_ms.append(floor() * 1000)
+    return path_ms, floor_ms
+
+
+def timed_loads(body: bytes) -> float:
+    started = time.perf_counter()
+    json.loads(body)
+    return time.perf_counter() - started
+
+
+@benchmark(
+    "bulk",
+    "user_bulk (100,000 rows), embedded: key press to first page of rows painted",
+    rounds=3,
+    seconds=20,
+)
+async def bulk(rounds: int) -> list[Result]:
+    with scratch_home() as home:
+        async with running(make_desk(home), USER) as session:
+            cold = await open_transactions(session, 100_000)
+            await session.back_to(AccountScreen)
+            body = await session.service_get(TRANSACTIONS)
+            path_ms, floor_ms = await key_to_rows(
+                session, rounds, lambda: timed_loads(body), 100_000, body
+            )
+    return [
+        Result(
+            "bulk",
+            "x on user_bulk's account -> first page of 100,000 rows painted (embedded sandbox)",
+            f"json.loads of the same {len(body) / 1e6:.1f} MB body",
+            "ms",
+            path_ms,
+            floor_ms,
+            Target(TargetKind.RATIO, 2.0),
+            notes=[f"first press after start (sandbox builds the body once): {cold * 1000:.0f} ms"],
+        )
+    ]
+
+
+@benchmark(
+    "bulk_loopback",
+    "user_bulk over a real loopback socket: key press to first page painted",
+    rounds=3,
+    seconds=20,
+)
+async def bulk_loopback(rounds: int) -> list[Result]:
+    import httpx
+
+    argv = ["-m", "benchmarks.serve", "sandbox", "--port", "{port}"]
+    with Server(sys.executable, *argv) as server, scratch_home() as home:
+        async with running(make_desk(home, base_url=server.url), USER) as session:
+            cold = await open_transactions(session, 100_000)
+            await session.back_to(AccountScreen)
+            body = await session.service_get(TRANSACTIONS)
+            token = session.desk.client._tokens.token
+            headers = {"Authorization": f"Bearer {token}"}
+
+            def floor() -> float:
+                started = time.perf_counter()
+                json.loads(httpx.get(server.url + TRANSACTIONS, headers=headers).content)
+                return time.perf_counter() - started
+
+            path_ms, floor_ms = await key_to_rows(session, rounds, floor, 100_000, body)
+    return [
+        Result(
+            "bulk_loopback",
+            "x on user_bulk's account -> first page painted (sandbox process, 127.0.0.1)",
+            f"httpx.get + json.loads of the same URL ({len(body) / 1e6:.1f} MB)",
+            "ms",
+            path_ms,
+            floor_ms,
+            Target(TargetKind.RATIO, 1.5),
+            notes=[f"first press (the sandbox builds the body once): {cold * 1000:.0f} ms"],
+        )
+    ]
+
+
+def floor_rows(body: bytes) -> list[tuple[Any, ...]]:
+    """The rows as plain tuples with parsed amounts, as the app holds them."""
+    return [
+        (tid, date, Decimal(amount), description, category, pending)
+        for tid, date, amount, description, category, pending in transactions_as_tuples(body)
+    ]
+
+
+def timed_sort(rows: list[tuple[Any, ...]]) -> float:
+    started = time.perf_counter()
+    sorted(rows, key=itemgetter(2))
+    return time.perf_counter() - started
+
+
+def timed_filter(rows: list[tuple[Any, ...]], word: str) -> float:
+    started = time.perf_counter()
+    [row for row in rows if word in row[3].casefold() or word in (row[4] or "").casefold()]
+    return time.perf_counter() - started
+
+
+async def table_rounds(
+    session: Session, rounds: int, rows: list[tuple[Any, ...]], total: int
+) -> dict[str, tuple[list[float], list[float]]]:
+    """Sort, page-down x50 and filter on a freshly loaded table, per round; ms."""
+    app = session.app
+    figures: dict[str, tuple[list[float], list[float]]] = {
+        name: ([], []) for name in ("sort", "page", "filter")
+    }
+    for _ in range(rounds):
+        await open_transactions(session, total)  # a fresh view: nothing cached
+        await session.watch.quiet()
+        screen = app.screen
+        assert isinstance(screen, TransactionsScreen) and screen.view is not None
+        view = screen.view
+        table = screen.query_one(TransactionTable)
+
+        def sorted_by_amount(view: TransactionView = view) -> bool:
+            return view.sort_key == "amount"
+
+        sort_s = await session.watch.press("4", sorted_by_amount)
+        figures["sort"][0].append(sort_s * 1000)
+        figures["sort"][1].append(timed_sort(rows) * 1000)
+        await session.watch.quiet()
+
+        for _page in range(PAGES):
+
+            def moved(table: TransactionTable = table, before: int = table.cursor_row) -> bool:
+                return table.cursor_row != before
+
+            page_s = await session.watch.press("pagedown", moved)
+            figures["page"][0].append(page_s * 1000)
+        await session.watch.quiet()
+
+        await session.pilot.press("slash")
+        screen.query_one("#transactions-filter").value = FILTER_WORD  # type: ignore[attr-defined]
+
+        # Enter at once, before the typing pause would apply it on its own.
+        def filtered(view: TransactionView = view) -> bool:
+            return view.filter_text == FILTER_WORD
+
+        filter_s = await session.watch.press("enter", filtered)
+        figures["filter"][0].append(filter_s * 1000)
+        figures["filter"][1].append(timed_filter(rows, FILTER_WORD) * 1000)
+        await session.back_to(AccountScreen)
+    return figures
+
+
+def table_results(
+    figures: dict[str, tuple[list[float], list[float]]], prefix: str, label: str
+) -> list[Result]:
+    target = Target(TargetKind.ABSOLUTE, REPAINT_MS)
+    sort_path, sort_floor = figures["sort"]
+    page_path, _ = figures["page"]
+    filter_path, filter_floor = figures["filter"]
+    return [
+        Result(
+            f"{prefix}sort",
+            f"4 (sort by amount) -> repaint, {label}",
+            "sorted() of the same rows as tuples",
+            "ms",
+            sort_path,
+            sort_floor,
+            target,
+        ),
+        Result(
+            f"{prefix}filter",
+            f"filter {FILTER_WORD!r} + Enter -> repaint, {label}",
+            "list filter over the same tuples",
+            "ms",
+            filter_path,
+            filter_floor,
+            target,
+        ),
+        Result(
+            f"{prefix}pagedown",
+            f"pagedown -> repaint, x{PAGES} per round, {label}",
+            "(none: an absolute target)",
+            "ms",
+            page_path,
+            [],
+            target,
+        ),
+    ]
+
+
+@benchmark(
+    "table",
+    "user_bulk's table: sort by amount, page-down x50, filter by a word (key to repaint)",
+    rounds=2,
+    seconds=15,
+)
+async def table(rounds: int) -> list[Result]:
+    with scratch_home() as home:
+        async with running(make_desk(home), USER) as session:
+            rows = floor_rows(await session.service_get(TRANSACTIONS))
+            figures = await table_rounds(session, rounds, rows, len(rows))
+    return table_results(figures, "table_", "100,000 rows")
+
+
+@benchmark(
+    "bulk_memory",
+    "peak RSS with user_bulk loaded (app process) vs the rows as plain tuples",
+    rounds=2,
+    seconds=30,
+)
+def bulk_memory(rounds: int) -> list[Result]:
+    """Peak RSS of whole processes, read with wait4 (see :mod:`.children`).
+
+    The app talks to a sandbox process over loopback, so its peak is its own
+    (the embedded sandbox would add its copy of the data and the 14 MB
+    body); the embedded figure is a second row.
+    """
+    import tempfile
+    from pathlib import Path
+
+    import httpx
+
+    from .apps import API_KEY, API_SECRET
+    from .processes import run_child
+
+    argv = ["-m", "benchmarks.serve", "sandbox", "--port", "{port}"]
+    with Server(sys.executable, *argv) as server, tempfile.TemporaryDirectory() as tmp:
+        token = httpx.post(
+            server.url + "/token", json={"api_key": API_KEY, "api_secret": API_SECRET}
+        ).json()["access_token"]
+        answer = httpx.get(
+            server.url + TRANSACTIONS, headers={"Authorization": f"Bearer {token}"}, timeout=120
+        )
+        body_file = Path(tmp) / "transactions.json"
+        body_file.write_bytes(answer.content)
+        loopback, tuples = [], []
+        for _ in range(rounds):
+            _, usage = run_child(
+                "benchmarks.children", ["bulk-app", "--url", server.url], profile_as="bulk_memory"
+            )
+            loopback.append(usage.peak_rss_mb)
+            _, usage = run_child("benchmarks.children", ["bulk-tuples", "--body", str(body_file)])
+            tuples.append(usage.peak_rss_mb)
+    # Once: a peak varies little, and this child builds a sandbox of its own.
+    _, usage = run_child("benchmarks.children", ["bulk-app"])
+    embedded = [usage.peak_rss_mb]
+    floor = "python: json.loads of the same body into a list of plain tuples"
+    return [
+        Result(
+            "bulk_memory",
+            "peak RSS, app with user_bulk's 100,000 rows painted (sandbox in another process)",
+            floor,
+            "MB",
+            loopback,
+            tuples,
+            Target(TargetKind.RATIO, 3.0),
+        ),
+        Result(
+            "bulk_memory_embedded",
+            "peak RSS, the same on the embedded sandbox (its data and body in the app's process)",
+            floor,
+            "MB",
+            embedded,
+            tuples,
+            Target(TargetKind.REPORT),
+        ),
+    ]
+
+
+@benchmark(
+    "bulk_1m",
+    "user_bulk with 1,000,000 rows against 100,000 (key to rows, sort, filter, page)",
+    rounds=2,
+    seconds=150,
+    default=False,
+)
+async def bulk_1m(rounds: int) -> list[Result]:
+    measured: dict[int, dict[str, list[float]]] = {}
+    for total in (100_000, 1_000_000):
+        with scratch_home() as home:
+            desk = make_desk(home, sandbox_options={"bulk_transactions": total})
+            async with running(desk, USER) as session:
+                cold = await open_transactions(session, total)
+                await session.back_to(AccountScreen)
+                body = await session.service_get(TRANSACTIONS)
+                loads = timed_loads(body)
+                rows = floor_rows(body)
+                del body
+                figures: dict[str, list[float]] = {"open": [], "cold": [cold * 1000]}
+                for _ in range(rounds):
+                    figures["open"].append(await open_transactions(session, total) * 1000)
+                    await session.back_to(AccountScreen)
+                table_figures = await table_rounds(session, rounds, rows, total)
+                figures.update({name: paths for name, (paths, _) in table_figures.items()})
+                figures["loads"] = [loads * 1000]
+                measured[total] = figures
+    small, big = measured[100_000], measured[1_000_000]
+    labels = {
+        "open": "x -> first page painted",
+        "sort": "4 (sort by amount) -> repaint",
+        "filter": f"filter {FILTER_WORD!r} + Enter -> repaint",
+        "page": "pagedown -> repaint",
+    }
+    return [
+        Result(
+            f"bulk_1m_{name}",
+            f"{label}, 1,000,000 rows",
+            "the same with 100,000 rows (same run)",
+            "ms",
+            big[name],
+            small[name],
+            Target(TargetKind.RATIO, 4.0),
+            notes=(
+                [
+                    f"first press (sandbox builds the body): {big['cold'][0]:.0f} ms vs {small['cold'][0]:.0f} ms",
+                    f"json.loads of the body {big['loads'][0]:.0f} ms vs {small['loads'][0]:.0f} ms",
+                ]
+                if name == "open"
+                else []
+            ),
+        )
+        for name, label in labels.items()
+    ]
