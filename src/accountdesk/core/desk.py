@@ -52,6 +52,8 @@ class DeskListener(Protocol):
 
     def mfa_needed(self, tracked: TrackedJob) -> None: ...
 
+    def reachability_changed(self) -> None: ...
+
 
 class NullListener:
     """A listener that hears nothing (before the UI attaches, and in core tests)."""
@@ -66,6 +68,9 @@ class NullListener:
         pass
 
     def mfa_needed(self, tracked: TrackedJob) -> None:
+        pass
+
+    def reachability_changed(self) -> None:
         pass
 
 
@@ -98,7 +103,10 @@ class Desk:
             client_factory=client_factory,
             client_options=self._client_options(),
             sandbox_options=sandbox_options,
+            watch=(self._answered, self._no_answer),
         )
+        #: Since when the service has given no answer (None: it answers).
+        self.unreachable_since: dt.datetime | None = None
         self.error_log = ErrorLog()
         self.secrets = SecretKeeper(secret_backend)
         self.listener: DeskListener = NullListener()
@@ -109,6 +117,8 @@ class Desk:
         self._recents: RecentLookups | None = None
         self._tracker: JobTracker | None = None
         self._poller: JobPoller | None = None
+        #: The sandbox's scenario users, learnt at sign-in ([] on a live service).
+        self._scenarios: list[ScenarioUser] = []
 
     def attach(self, listener: DeskListener, scheduler: Scheduler) -> None:
         """The UI's listener and scheduler (call before signing in)."""
@@ -130,8 +140,8 @@ class Desk:
 
     @property
     def is_sandbox(self) -> bool:
-        """The service is a sandbox (the embedded one; later also one detected over HTTP)."""
-        return self.embedded
+        """The service is a sandbox: the embedded one, or one that answered ``/_sandbox/scenarios``."""
+        return self.embedded or bool(self._scenarios)
 
     @property
     def service_url(self) -> str:
@@ -147,6 +157,7 @@ class Desk:
         if self.embedded or base_url == self.connection.base_url:
             return
         self.connection = self.connection.with_base_url(base_url)
+        self._scenarios = []
         self._recents = None
         self._tracker = None
         self._poller = None
@@ -167,6 +178,9 @@ class Desk:
     async def sign_in(self, api_key: str, api_secret: SecretStr) -> None:
         """Sign in (raises the client's errors), then load and start polling this service's jobs."""
         client = await self.connection.sign_in(api_key, api_secret)
+        # A sandbox over HTTP (a trainer's `accountdesk sandbox`) says so here;
+        # a live service answers 404 and stays live.
+        self._scenarios = await self.connection.scenarios()
         self._client = client
         self.signed_in_as = api_key
         log.info("signed in with key %s on %s", api_key, self.service_key)
@@ -196,7 +210,9 @@ class Desk:
 
     async def scenarios(self) -> list[ScenarioUser]:
         """The sandbox's scenario users ([] on a live service)."""
-        return await self.connection.scenarios()
+        if not self._scenarios and self.embedded:
+            self._scenarios = await self.connection.scenarios()
+        return list(self._scenarios)
 
     async def advance_sandbox_clock(self, seconds: float) -> None:
         """Move the sandbox's clock forward (expire an MFA session, lift a block, finish jobs)."""
@@ -252,6 +268,20 @@ class Desk:
         self.listener.jobs_changed()
         return tracked
 
+    def clear_finished_jobs(self) -> int:
+        """Forget every finished (or gone) job of this service; how many."""
+        tracker = self.tracker
+        done = [job.key for job in tracker.jobs if not job.is_pollable and not job.given_up]
+        cleared = tracker.forget(done)
+        if cleared:
+            tracker.save()
+            self.listener.jobs_changed()
+        return cleared
+
+    def unfinished_jobs(self) -> int:
+        """Jobs still being polled (what quitting or signing out would leave behind)."""
+        return len(self.tracker.pollable()) if self.signed_in else 0
+
     # -- remembering ----------------------------------------------------------------
 
     def remember_theme(self, theme: str) -> bool:
@@ -295,12 +325,30 @@ class Desk:
         """A secret the keyring holds for this service and key (blocking: call from a thread)."""
         return self.secrets.load(self.service_key, api_key)
 
+    # -- reachability -------------------------------------------------------------
+
+    def _answered(self) -> None:
+        if self.unreachable_since is not None:
+            self.unreachable_since = None
+            log.info("the service answers again")
+            self.listener.reachability_changed()
+
+    def _no_answer(self) -> None:
+        if self.unreachable_since is None:
+            self.unreachable_since = self.now()
+            log.warning("the service does not answer")
+            self.listener.reachability_changed()
+
     # -- errors ------------------------------------------------------------------
 
     def record_error(self, error: AccountDataError | InternalError) -> ErrorRecord:
         """Add ``error`` to the session's log (and the log file); the record the UI shows."""
         record = ErrorRecord.from_error(error, self.now())
         self.error_log.append(record)
+        from accountdesk.client import TransportError
+
+        if isinstance(error, TransportError):  # a whole-request time-out too
+            self._no_answer()
         if isinstance(error, InternalError):
             log.error("internal error in %s:\n%s", error.operation or "the app", error.log_text())
         else:

@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 from textual.timer import Timer
@@ -32,6 +34,7 @@ from accountdesk.core.jobs import TrackedJob
 from accountdesk.core.logs import install_file_logging, remove_file_logging
 from accountdesk.core.notices import Notice, mfa_offer
 from accountdesk.core.poller import Cancellable, PollerState
+from accountdesk.core.toasts import ShownToast, ToastStack
 
 from .base import ForwardsWorkerFailures
 from .keymap import check_keymap
@@ -39,11 +42,15 @@ from .messages import (
     ErrorRecorded,
     JobsChanged,
     MfaNeeded,
+    OpenAccount,
     OpenMfaDialog,
+    ReachabilityChanged,
+    RedrawToasts,
     ServiceFailed,
     ShowNotice,
     SignedIn,
     SignOutRequested,
+    StackToast,
 )
 from .resources import styles_path
 from .screens.login import LoginScreen
@@ -125,6 +132,9 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
         super().__init__()
         self.jobs_changed_signal: Signal[None] = Signal(self, "jobs-changed")
         self._jobs_change_pending = False
+        self._toasts = ToastStack()
+        self._toast_stack: list[ShownToast] = []
+        self._toast_generation = 0
         self._logged_clashes: set[tuple[str, frozenset[str]]] = set()
         desk.attach(self, TextualScheduler(self))
         theme = desk.settings.theme
@@ -201,11 +211,21 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
     def mfa_needed(self, tracked: TrackedJob) -> None:
         self.post_message(MfaNeeded(tracked))
 
+    def reachability_changed(self) -> None:
+        self.post_message(ReachabilityChanged())
+
     # -- message handlers ------------------------------------------------------
 
     def on_jobs_changed(self, message: JobsChanged) -> None:
         self._jobs_change_pending = False
         self.jobs_changed_signal.publish(None)
+
+    def on_reachability_changed(self, message: ReachabilityChanged) -> None:
+        from .widgets.header import AppHeader
+
+        for screen in self.screen_stack:
+            for header in screen.query(AppHeader):
+                header.show_reachability()
 
     def on_show_notice(self, message: ShowNotice) -> None:
         self.show_notice(message.notice)
@@ -230,11 +250,99 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
 
         self.switch_screen(LookupScreen())
 
-    async def on_sign_out_requested(self, message: SignOutRequested) -> None:
-        await self.sign_out()
+    def on_sign_out_requested(self, message: SignOutRequested) -> None:
+        self._unless_jobs_run("Sign out", self.sign_out)
+
+    def on_open_account(self, message: OpenAccount) -> None:
+        from .screens.account import AccountScreen
+
+        self.push_screen(AccountScreen(message.user_id))
+
+    async def action_quit(self) -> None:
+        """Quit; with unfinished jobs, ask first (they are polled again next time)."""
+
+        async def leave() -> None:
+            self.exit()
+
+        self._unless_jobs_run("Quit", leave)
+
+    def _unless_jobs_run(self, what: str, then: Callable[[], Awaitable[None]]) -> None:
+        """Run ``then`` now when no job is unfinished; otherwise only if the user says so."""
+        from .screens.confirm import ConfirmDialog
+
+        running = self.desk.unfinished_jobs()
+        if not running:
+            self.call_later(then)
+            return
+        if any(isinstance(screen, ConfirmDialog) for screen in self.screen_stack):
+            return
+        noun = "job is" if running == 1 else "jobs are"
+        question = f"{running} {noun} still running. {what} anyway?"
+        detail = (
+            "They stay tracked: the next sign-in on this service polls them again. "
+            "A job that waits for MFA may expire meanwhile."
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.call_later(then)
+
+        self.push_screen(ConfirmDialog(question, detail, what), callback=answered)
 
     def on_open_mfa_dialog(self, message: OpenMfaDialog) -> None:
         self.open_mfa_dialog(message.key)
+
+    # -- toasts: a capped stack, repeats counted (core.toasts) ------------------
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every toast of the app: a repeat is counted, not stacked; at most three show.
+
+        Thread-safe like Textual's: the stack changes on the app's loop.
+        """
+        wait = self.NOTIFICATION_TIMEOUT if timeout is None else timeout
+        self.post_message(StackToast(title, message, severity, wait, markup))
+
+    def on_stack_toast(self, message: StackToast) -> None:
+        self._toast_stack = self._toasts.add(
+            message.title,
+            message.message,
+            message.severity,
+            timeout=message.timeout,
+            now=time.monotonic(),
+            markup=message.markup,
+        )
+        # Redraw behind the toasts earlier redraws queued (Textual adds a
+        # toast through a message, but clears at once): only the newest counts.
+        self._toast_generation += 1
+        self.post_message(RedrawToasts(self._toast_generation))
+
+    def on_redraw_toasts(self, message: RedrawToasts) -> None:
+        if message.generation != self._toast_generation:
+            return
+        super().clear_notifications()
+        now = time.monotonic()
+        for toast in self._toast_stack:
+            super().notify(
+                toast.message,
+                title=toast.display_title,
+                severity=toast.severity,
+                timeout=max(toast.remaining(now), 0.1),
+                markup=toast.markup,
+            )
+
+    def clear_notifications(self) -> None:
+        self._toasts.clear()
+        self._toast_stack = []
+        self._toast_generation += 1
+        super().clear_notifications()
 
     # -- drawing what the desk says ----------------------------------------------
 

@@ -14,7 +14,7 @@ from textual.message import Message
 
 if TYPE_CHECKING:
     from accountdesk.client import AccountDataError
-    from accountdesk.core.errors import ErrorRecord, InternalError
+    from accountdesk.core.errors import ErrorRecord, InternalError, Severity
     from accountdesk.core.jobs import TrackedJob
     from accountdesk.core.notices import Notice
 
@@ -22,11 +22,15 @@ __all__ = [
     "ErrorRecorded",
     "JobsChanged",
     "MfaNeeded",
+    "OpenAccount",
     "OpenMfaDialog",
+    "ReachabilityChanged",
+    "RedrawToasts",
     "ServiceFailed",
     "ShowNotice",
     "SignOutRequested",
     "SignedIn",
+    "StackToast",
 ]
 
 
@@ -53,6 +57,14 @@ class SignedIn(Message):
 
 class SignOutRequested(Message):
     """A screen asks the app to sign out."""
+
+
+class OpenAccount(Message):
+    """A screen asks the app to open a user's account."""
+
+    def __init__(self, user_id: str) -> None:
+        super().__init__()
+        self.user_id = user_id
 
 
 class OpenMfaDialog(Message):
@@ -82,6 +94,32 @@ class ErrorRecorded(Message):
     def __init__(self, record: ErrorRecord) -> None:
         super().__init__()
         self.record = record
+
+
+class StackToast(Message):
+    """A toast for the app's capped stack (posted by ``notify`` from any thread)."""
+
+    def __init__(
+        self, title: str, message: str, severity: Severity, timeout: float, markup: bool
+    ) -> None:
+        super().__init__()
+        self.title = title
+        self.message = message
+        self.severity = severity
+        self.timeout = timeout
+        self.markup = markup
+
+
+class RedrawToasts(Message):
+    """Draw the toast stack as it is now, unless a newer redraw follows."""
+
+    def __init__(self, generation: int) -> None:
+        super().__init__()
+        self.generation = generation
+
+
+class ReachabilityChanged(Message):
+    """The service stopped answering, or answers again."""
 
 
 class MfaNeeded(Message):

@@ -22,11 +22,12 @@ _PADDING = 2
 _OPTIONAL_PARTS = ("#header-hint", "#signed-in-as")
 
 
-def badge_text(base_url: str, sandbox: bool) -> str:
-    if sandbox:
+def badge_text(base_url: str, sandbox: bool, embedded: bool) -> str:
+    """`` SANDBOX `` (embedded), `` SANDBOX host `` (over HTTP) or `` LIVE host ``."""
+    if embedded:
         return " SANDBOX "
     host = urlsplit(base_url).netloc or base_url
-    return f" LIVE {host} "
+    return f" {'SANDBOX' if sandbox else 'LIVE'} {host} "
 
 
 class AppHeader(Horizontal):
@@ -44,15 +45,16 @@ class AppHeader(Horizontal):
 
     def compose(self) -> ComposeResult:
         desk = desk_of(self.app)
-        sandbox = desk.embedded
-        base_url = desk.service_url
+        sandbox = desk.is_sandbox
         yield Static("accountdesk", id="app-name", markup=False)
         yield Static(self._title, id="screen-title", markup=False)
         # The footer is full of each screen's own keys, so the two ways to
         # find everything else live up here.
         yield Static("^p commands · F1 help", id="header-hint", markup=False)
         yield Static(desk.signed_in_as, id="signed-in-as", markup=False)
-        badge = Static(badge_text(base_url, sandbox), id="service-badge", markup=False)
+        yield Static(self._reachability(), id="reachability", markup=False)
+        text = badge_text(desk.service_url, sandbox, desk.embedded)
+        badge = Static(text, id="service-badge", markup=False)
         badge.add_class("-sandbox" if sandbox else "-live")
         yield badge
 
@@ -70,6 +72,10 @@ class AppHeader(Horizontal):
             return cell_len(text) + (_PADDING if selector != "#service-badge" else 0)
 
         needed = cells("#app-name") + cells("#screen-title") + cells("#service-badge")
+        reachability = self.query_one("#reachability", Static)
+        reachability.display = self._has_text("#reachability")
+        if reachability.display:  # never given up for hints: it is where you are
+            needed += cells("#reachability")
         optional = [(selector, cells(selector)) for selector in _OPTIONAL_PARTS]
         # Show the most useful optional parts that still leave the title whole.
         extra = sum(size for selector, size in optional if self._has_text(selector))
@@ -85,12 +91,21 @@ class AppHeader(Horizontal):
     def _has_text(self, selector: str) -> bool:
         return bool(str(self.query_one(selector, Static).content))
 
+    def _reachability(self) -> str:
+        since = desk_of(self.app).unreachable_since
+        return "" if since is None else f"no answer since {since:%H:%M:%S}"
+
+    def show_reachability(self) -> None:
+        """Repaint the unreachable note (the desk's state changed)."""
+        self.query_one("#reachability", Static).update(self._reachability())
+        self.fit()
+
     def show_service(self) -> None:
         """Repaint the badge after the base URL changed."""
         desk = desk_of(self.app)
-        sandbox = desk.embedded
+        sandbox = desk.is_sandbox
         badge = self.query_one("#service-badge", Static)
-        badge.update(badge_text(desk.service_url, sandbox))
+        badge.update(badge_text(desk.service_url, sandbox, desk.embedded))
         badge.set_class(sandbox, "-sandbox")
         badge.set_class(not sandbox, "-live")
         self.fit()
