@@ -40,15 +40,24 @@ def _selected(only: list[str], everything: bool) -> list[str]:
     return names
 
 
-def run(names: list[str], rounds: int | None) -> list[tuple[Result, float | None]]:
+def run(
+    names: list[str], rounds: int | None
+) -> tuple[list[tuple[Result, float | None]], list[str]]:
+    """Each benchmark in a child of its own; the rows, and the benchmarks that failed."""
     rows: list[tuple[Result, float | None]] = []
+    failed: list[str] = []
     started = time.perf_counter()
     print(f"# {_machine()}", file=sys.stderr)
     for name in names:
         began = time.perf_counter()
         print(f"# {name} ...", file=sys.stderr, flush=True)
         args = [name] + ([] if rounds is None else ["--rounds", str(rounds)])
-        data, usage = run_child("benchmarks.child", args)
+        try:
+            data, usage = run_child("benchmarks.child", args)
+        except RuntimeError as error:  # its traceback went to stderr; the others still run
+            print(f"# {name}: FAILED ({error})", file=sys.stderr, flush=True)
+            failed.append(name)
+            continue
         for item in data:
             rows.append((Result.from_json(item), usage.peak_rss_mb))
         print(
@@ -57,7 +66,7 @@ def run(names: list[str], rounds: int | None) -> list[tuple[Result, float | None
             flush=True,
         )
     print(f"# all: {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    return rows
+    return rows, failed
 
 
 def profile(name: str, rounds: int | None, top: int) -> None:
@@ -97,8 +106,10 @@ def main() -> None:
         _selected([options.profile], True)
         profile(options.profile, options.rounds, options.top)
         return
-    rows = run(_selected(options.only, options.all), options.rounds)
+    rows, failed = run(_selected(options.only, options.all), options.rounds)
     print(markdown_table(rows) if options.markdown else text_table(rows))
+    if failed:
+        print(f"\nFAILED (no figures): {', '.join(failed)}")
     if options.json:
         options.json.write_text(
             json.dumps(

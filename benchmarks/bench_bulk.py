@@ -36,7 +36,7 @@ from .apps import make_desk
 from .measure import Result, Target, TargetKind
 from .processes import Server, scratch_home
 from .registry import benchmark
-from .session import Session, running, screen_text, transactions_as_tuples
+from .session import Session, bearer_header, running, screen_text, transactions_as_tuples
 
 USER = "user_bulk"
 TRANSACTIONS = f"/accounts/{USER}/transactions"
@@ -134,8 +134,8 @@ async def bulk_loopback(rounds: int) -> list[Result]:
             cold = await open_transactions(session, 100_000)
             await session.back_to(AccountScreen)
             body = await session.service_get(TRANSACTIONS)
-            token = session.desk.client._tokens.token
-            headers = {"Authorization": f"Bearer {token}"}
+            async with httpx.AsyncClient(base_url=server.url) as http:
+                headers = await bearer_header(http)
 
             def floor() -> float:
                 started = time.perf_counter()
@@ -299,12 +299,11 @@ def bulk_memory(rounds: int) -> list[Result]:
 
     argv = ["-m", "benchmarks.serve", "sandbox", "--port", "{port}"]
     with Server(sys.executable, *argv) as server, tempfile.TemporaryDirectory() as tmp:
-        token = httpx.post(
+        grant = httpx.post(
             server.url + "/token", json={"api_key": API_KEY, "api_secret": API_SECRET}
-        ).json()["access_token"]
-        answer = httpx.get(
-            server.url + TRANSACTIONS, headers={"Authorization": f"Bearer {token}"}, timeout=120
         )
+        headers = {"Authorization": f"Bearer {grant.json()['access_token']}"}
+        answer = httpx.get(server.url + TRANSACTIONS, headers=headers, timeout=120)
         body_file = Path(tmp) / "transactions.json"
         body_file.write_bytes(answer.content)
         loopback, tuples = [], []

@@ -28,6 +28,7 @@ from .apps import API_KEY, API_SECRET
 from .measure import Result, Target, TargetKind, alternate_async
 from .processes import Server
 from .registry import benchmark
+from .session import bearer_header
 
 #: Calls of each side, over all rounds.
 CALLS = 2_000
@@ -58,12 +59,10 @@ async def compare(
     # One client of each kind for the whole benchmark: the pool stays warm.
     client = AccountDataClient(base_url, API_KEY, API_SECRET, transport=transport())
     await client.sign_in()
-    token = client._tokens.token
     raw = httpx.AsyncClient(
-        base_url=base_url,
-        transport=transport(),
-        headers={"Authorization": f"Bearer {token}", "Accept": "application/json"},
+        base_url=base_url, transport=transport(), headers={"Accept": "application/json"}
     )
+    raw.headers.update(await bearer_header(raw))
 
     async def path_call() -> Any:
         return await client.get_account(USER)

@@ -23,7 +23,7 @@ from accountdesk.tui.driver import Driver
 from .apps import API_KEY, API_SECRET
 from .frames import FrameWatch
 
-__all__ = ["Session", "running", "screen_text"]
+__all__ = ["Session", "bearer_header", "running", "screen_text"]
 
 SIZE = (100, 30)
 
@@ -46,16 +46,22 @@ class Session:
         await self.watch.quiet()
 
     async def service_get(self, path: str) -> bytes:
-        """GET ``path`` from the desk's service with a fresh token (the raw body, for floors)."""
+        """GET ``path`` from the desk's service with a token of its own (the raw body, for floors)."""
         transport = await self.desk.connection.transport()
         async with httpx.AsyncClient(
             base_url=self.desk.service_url, transport=transport, timeout=120
         ) as http:
-            grant = await http.post("/token", json={"api_key": API_KEY, "api_secret": API_SECRET})
-            token = grant.json()["access_token"]
-            answer = await http.get(path, headers={"Authorization": f"Bearer {token}"})
+            headers = await bearer_header(http)
+            answer = await http.get(path, headers=headers)
             answer.raise_for_status()
             return answer.content
+
+
+async def bearer_header(http: httpx.AsyncClient) -> dict[str, str]:
+    """A fresh sandbox token as an ``Authorization`` header (``POST /token`` on ``http``)."""
+    grant = await http.post("/token", json={"api_key": API_KEY, "api_secret": API_SECRET})
+    grant.raise_for_status()
+    return {"Authorization": f"Bearer {grant.json()['access_token']}"}
 
 
 @contextlib.asynccontextmanager
