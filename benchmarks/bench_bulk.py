@@ -5,8 +5,8 @@ All in-process with the real app (:mod:`.session`), timed key to frame
 
 - ``bulk``: on user_bulk's account, ``x`` until the first page of rows is
   painted, on the embedded sandbox; floor: ``json.loads`` of the same body.
-  The sandbox builds its 14 MB once, on the first read: that first press is
-  reported as a note, the rounds after it are what is compared.
+  The sandbox builds its 14 MB once, on the first read: that read is made
+  (and reported as a note) before the rounds, so they compare the app.
 - ``bulk_loopback``: the same against a sandbox process over a real socket;
   floor: ``httpx.get`` plus ``json.loads`` of the same URL.
 - ``table``: on the loaded table, ``4`` (sort by amount), ``pagedown`` x50,
@@ -84,6 +84,17 @@ async def key_to_rows(
     return path_ms, floor_ms
 
 
+async def timed_get(session: Session) -> tuple[float, bytes]:
+    """The first read of user_bulk's transactions (the sandbox builds them): seconds and body.
+
+    Read once outside the app, so every timed press finds the sandbox's
+    answer ready: the app's cost is what the rounds compare.
+    """
+    started = time.perf_counter()
+    body = await session.service_get(TRANSACTIONS)
+    return time.perf_counter() - started, body
+
+
 def timed_loads(body: bytes) -> float:
     started = time.perf_counter()
     json.loads(body)
@@ -99,9 +110,7 @@ def timed_loads(body: bytes) -> float:
 async def bulk(rounds: int) -> list[Result]:
     with scratch_home() as home:
         async with running(make_desk(home), USER) as session:
-            cold = await open_transactions(session, 100_000)
-            await session.back_to(AccountScreen)
-            body = await session.service_get(TRANSACTIONS)
+            built, body = await timed_get(session)
             path_ms, floor_ms = await key_to_rows(
                 session, rounds, lambda: timed_loads(body), 100_000, body
             )
@@ -114,7 +123,7 @@ async def bulk(rounds: int) -> list[Result]:
             path_ms,
             floor_ms,
             Target(TargetKind.RATIO, 2.0),
-            notes=[f"first press after start (sandbox builds the body once): {cold * 1000:.0f} ms"],
+            notes=[f"the sandbox builds the body once, on the first read: {built * 1000:.0f} ms"],
         )
     ]
 
@@ -131,9 +140,7 @@ async def bulk_loopback(rounds: int) -> list[Result]:
     argv = ["-m", "benchmarks.serve", "sandbox", "--port", "{port}"]
     with Server(sys.executable, *argv) as server, scratch_home() as home:
         async with running(make_desk(home, base_url=server.url), USER) as session:
-            cold = await open_transactions(session, 100_000)
-            await session.back_to(AccountScreen)
-            body = await session.service_get(TRANSACTIONS)
+            built, body = await timed_get(session)
             async with httpx.AsyncClient(base_url=server.url) as http:
                 headers = await bearer_header(http)
 
@@ -152,7 +159,7 @@ async def bulk_loopback(rounds: int) -> list[Result]:
             path_ms,
             floor_ms,
             Target(TargetKind.RATIO, 1.5),
-            notes=[f"first press (the sandbox builds the body once): {cold * 1000:.0f} ms"],
+            notes=[f"the sandbox builds the body once, on the first read: {built * 1000:.0f} ms"],
         )
     ]
 
@@ -279,8 +286,8 @@ async def table(rounds: int) -> list[Result]:
 @benchmark(
     "bulk_memory",
     "peak RSS with user_bulk loaded (app process) vs the rows as plain tuples",
-    rounds=2,
-    seconds=30,
+    rounds=1,
+    seconds=25,
 )
 def bulk_memory(rounds: int) -> list[Result]:
     """Peak RSS of whole processes, read with wait4 (see :mod:`.children`).
@@ -353,13 +360,11 @@ async def bulk_1m(rounds: int) -> list[Result]:
         with scratch_home() as home:
             desk = make_desk(home, sandbox_options={"bulk_transactions": total})
             async with running(desk, USER) as session:
-                cold = await open_transactions(session, total)
-                await session.back_to(AccountScreen)
-                body = await session.service_get(TRANSACTIONS)
+                cold, body = await timed_get(session)
                 loads = timed_loads(body)
                 rows = floor_rows(body)
                 del body
-                figures: dict[str, list[float]] = {"open": [], "cold": [cold * 1000]}
+                figures: dict[str, list[float]] = {"open": [], "build": [cold * 1000]}
                 for _ in range(rounds):
                     figures["open"].append(await open_transactions(session, total) * 1000)
                     await session.back_to(AccountScreen)
@@ -385,7 +390,7 @@ async def bulk_1m(rounds: int) -> list[Result]:
             Target(TargetKind.RATIO, 4.0),
             notes=(
                 [
-                    f"first press (sandbox builds the body): {big['cold'][0]:.0f} ms vs {small['cold'][0]:.0f} ms",
+                    f"the sandbox's first read (builds the body): {big['build'][0]:.0f} ms vs {small['build'][0]:.0f} ms",
                     f"json.loads of the body {big['loads'][0]:.0f} ms vs {small['loads'][0]:.0f} ms",
                 ]
                 if name == "open"
