@@ -13,7 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from pydantic import SecretStr
 
+from accountdesk.client import AccountDataClient
+from accountdesk.core.connection import default_client_factory
 from accountdesk.core.desk import Desk
 from accountdesk.core.paths import AppDirs
 from accountdesk.core.settings import load_settings
@@ -38,8 +41,12 @@ def make_desk(
     transport: httpx.AsyncBaseTransport | None = None,
     sandbox_options: dict[str, Any] | None = None,
     poll_interval: float = 1.0,
+    client_options: dict[str, Any] | None = None,
 ) -> Desk:
-    """A desk on the embedded sandbox (``base_url`` None) or a live URL, files under ``home``."""
+    """A desk on the embedded sandbox (``base_url`` None) or a live URL, files under ``home``.
+
+    ``client_options`` go to every ``AccountDataClient`` the desk makes.
+    """
     dirs = AppDirs(home / "config" / "config.toml", home / "data", home / "logs")
     flags = {
         "base_url": base_url or "sandbox",
@@ -47,10 +54,26 @@ def make_desk(
         "api_secret": API_SECRET,
     }
     settings = load_settings(dirs.config_path, flags=flags)
+    factory = None
+    if client_options:
+        options = dict(client_options)
+
+        def factory(
+            base_url: str,
+            api_key: str,
+            api_secret: SecretStr,
+            transport: httpx.AsyncBaseTransport | None,
+            **given: Any,
+        ) -> AccountDataClient:
+            return default_client_factory(
+                base_url, api_key, api_secret, transport, **{**given, **options}
+            )
+
     return Desk(
         settings,
         dirs,
         transport=transport,
+        client_factory=factory,
         sandbox_options=sandbox_options,
         poll_interval=poll_interval,
         secret_backend=NoKeyring(),
