@@ -6,13 +6,14 @@ All in-process with the real app (:mod:`.session`), timed key to frame
 - ``bulk``: on user_bulk's account, ``x`` until the first page of rows is
   painted, on the embedded sandbox; floor: ``json.loads`` of the same body.
   The sandbox builds its 14 MB once, on the first read: that read is made
-  (and reported as a note) before the rounds, so they compare the app.
-- ``bulk_loopback``: the same against a sandbox process over a real socket;
-  floor: ``httpx.get`` plus ``json.loads`` of the same URL.
-- ``table``: on the loaded table, ``4`` (sort by amount), ``pagedown`` x50,
-  then a filter word and Enter, each timed to its repaint; floors: Python's
-  ``sorted`` and a list filter over the same rows as plain tuples. The view
-  is reloaded (untimed) before each round, so no sort or filter is cached.
+  (and reported as a note) before the rounds, so they compare the app. In
+  the same round, on that freshly loaded table (nothing sorted or filtered
+  yet, so nothing cached): ``4`` (sort by amount), ``pagedown`` x50, then a
+  filter word and Enter, each timed to its repaint (rows ``table_*``);
+  floors: Python's ``sorted`` and a list filter over the same rows as plain
+  tuples.
+- ``bulk_loopback``: the key-to-rows figure against a sandbox process over
+  a real socket; floor: ``httpx.get`` plus ``json.loads`` of the same URL.
 - ``bulk_1m`` (not in the default run, several minutes and 3 GB): the
   key-to-rows, sort, filter and page figures with 1,000,000 rows against the
   same figures with 100,000 in the same process; target 4x. Its body (142
@@ -23,9 +24,11 @@ All in-process with the real app (:mod:`.session`), timed key to frame
 from __future__ import annotations
 
 import json
+import statistics
 import sys
 import time
 from decimal import Decimal
+from functools import partial
 from operator import itemgetter
 from typing import Any
 
@@ -88,21 +91,6 @@ def check_rows_shown(session: Session, body: bytes) -> None:
         )
 
 
-async def key_to_rows(
-    session: Session, rounds: int, floor: Any, total: int, body: bytes
-) -> tuple[list[float], list[float]]:
-    """Rounds of (x -> rows painted, back) against ``floor()``, both in ms."""
-    path_ms: list[float] = []
-    floor_ms: list[float] = []
-    for index in range(rounds):
-        path_ms.append(await open_transactions(session, total) * 1000)
-        if index == 0:
-            check_rows_shown(session, body)
-        await session.back_to(AccountScreen)
-        floor_ms.append(floor() * 1000)
-    return path_ms, floor_ms
-
-
 async def timed_get(session: Session) -> tuple[float, bytes]:
     """The first read of user_bulk's transactions (the sandbox builds them): seconds and body.
 
@@ -122,17 +110,16 @@ def timed_loads(body: bytes) -> float:
 
 @benchmark(
     "bulk",
-    "user_bulk (100,000 rows), embedded: key press to first page of rows painted",
+    "user_bulk (100,000 rows), embedded: key to first page painted; then sort, page, filter",
     rounds=3,
-    seconds=20,
+    seconds=22,
 )
 async def bulk(rounds: int) -> list[Result]:
     with scratch_home() as home:
         async with running(make_desk(home), USER) as session:
             built, body = await timed_get(session)
-            path_ms, floor_ms = await key_to_rows(
-                session, rounds, lambda: timed_loads(body), 100_000, body
-            )
+            figures = await bulk_rounds(session, rounds, body, lambda: timed_loads(body))
+    path_ms, floor_ms = figures["open"]
     return [
         Result(
             "bulk",
@@ -143,7 +130,8 @@ async def bulk(rounds: int) -> list[Result]:
             floor_ms,
             Target(TargetKind.RATIO, 2.0),
             notes=[f"the sandbox builds the body once, on the first read: {built * 1000:.0f} ms"],
-        )
+        ),
+        *table_results(figures, "table_", "100,000 rows"),
     ]
 
 
@@ -151,7 +139,7 @@ async def bulk(rounds: int) -> list[Result]:
     "bulk_loopback",
     "user_bulk over a real loopback socket: key press to first page painted",
     rounds=3,
-    seconds=20,
+    seconds=18,
 )
 async def bulk_loopback(rounds: int) -> list[Result]:
     import httpx
@@ -168,7 +156,13 @@ async def bulk_loopback(rounds: int) -> list[Result]:
                 json.loads(httpx.get(server.url + TRANSACTIONS, headers=headers).content)
                 return time.perf_counter() - started
 
-            path_ms, floor_ms = await key_to_rows(session, rounds, floor, 100_000, body)
+            path_ms, floor_ms = [], []
+            for index in range(rounds):
+                path_ms.append(await open_transactions(session, 100_000) * 1000)
+                if index == 0:
+                    check_rows_shown(session, body)
+                await session.back_to(AccountScreen)
+                floor_ms.append(floor() * 1000)
     return [
         Result(
             "bulk_loopback",
@@ -203,16 +197,22 @@ def timed_filter(rows: list[tuple[Any, ...]], word: str) -> float:
     return time.perf_counter() - started
 
 
-async def table_rounds(
-    session: Session, rounds: int, rows: list[tuple[Any, ...]], total: int
+async def bulk_rounds(
+    session: Session, rounds: int, body: bytes, open_floor: Any
 ) -> dict[str, tuple[list[float], list[float]]]:
-    """Sort, page-down x50 and filter on a freshly loaded table, per round; ms."""
+    """Per round: x to rows painted, then on that fresh view (nothing cached) sort,
+    page-down x50 and filter, each against its floor; all in ms."""
     app = session.app
+    rows = floor_rows(body)
+    total = len(rows)
     figures: dict[str, tuple[list[float], list[float]]] = {
-        name: ([], []) for name in ("sort", "page", "filter")
+        name: ([], []) for name in ("open", "sort", "page", "filter")
     }
-    for _ in range(rounds):
-        await open_transactions(session, total)  # a fresh view: nothing cached
+    for index in range(rounds):
+        figures["open"][0].append(await open_transactions(session, total) * 1000)
+        if index == 0:
+            check_rows_shown(session, body)
+        figures["open"][1].append(open_floor() * 1000)
         await session.watch.quiet()
         screen = app.screen
         assert isinstance(screen, TransactionsScreen) and screen.view is not None
@@ -289,31 +289,17 @@ def table_results(
 
 
 @benchmark(
-    "table",
-    "user_bulk's table: sort by amount, page-down x50, filter by a word (key to repaint)",
-    rounds=2,
-    seconds=15,
-)
-async def table(rounds: int) -> list[Result]:
-    with scratch_home() as home:
-        async with running(make_desk(home), USER) as session:
-            rows = floor_rows(await session.service_get(TRANSACTIONS))
-            figures = await table_rounds(session, rounds, rows, len(rows))
-    return table_results(figures, "table_", "100,000 rows")
-
-
-@benchmark(
     "bulk_memory",
     "peak RSS with user_bulk loaded (app process) vs the rows as plain tuples",
     rounds=1,
-    seconds=25,
+    seconds=15,
 )
 def bulk_memory(rounds: int) -> list[Result]:
     """Peak RSS of whole processes, read with wait4 (see :mod:`.children`).
 
     The app talks to a sandbox process over loopback, so its peak is its own
-    (the embedded sandbox would add its copy of the data and the 14 MB
-    body); the embedded figure is a second row.
+    (the embedded sandbox adds its copy of the data and the 14 MB body:
+    ``python -m benchmarks.children bulk-app`` alone shows that figure).
     """
     import tempfile
     from pathlib import Path
@@ -340,9 +326,6 @@ def bulk_memory(rounds: int) -> list[Result]:
             loopback.append(usage.peak_rss_mb)
             _, usage = run_child("benchmarks.children", ["bulk-tuples", "--body", str(body_file)])
             tuples.append(usage.peak_rss_mb)
-    # Once: a peak varies little, and this child builds a sandbox of its own.
-    _, usage = run_child("benchmarks.children", ["bulk-app"])
-    embedded = [usage.peak_rss_mb]
     floor = "python: json.loads of the same body into a list of plain tuples"
     return [
         Result(
@@ -353,15 +336,6 @@ def bulk_memory(rounds: int) -> list[Result]:
             loopback,
             tuples,
             Target(TargetKind.RATIO, 3.0),
-        ),
-        Result(
-            "bulk_memory_embedded",
-            "peak RSS, the same on the embedded sandbox (its data and body in the app's process)",
-            floor,
-            "MB",
-            embedded,
-            tuples,
-            Target(TargetKind.REPORT),
         ),
     ]
 
@@ -384,17 +358,12 @@ async def bulk_1m(rounds: int) -> list[Result]:
                 client_options={"max_response_bytes": 512 * 1024 * 1024},
             )
             async with running(desk, USER) as session:
-                cold, body = await timed_get(session)
-                loads = timed_loads(body)
-                rows = floor_rows(body)
+                built, body = await timed_get(session)
+                both = await bulk_rounds(session, rounds, body, partial(timed_loads, body))
                 del body
-                figures: dict[str, list[float]] = {"open": [], "build": [cold * 1000]}
-                for _ in range(rounds):
-                    figures["open"].append(await open_transactions(session, total) * 1000)
-                    await session.back_to(AccountScreen)
-                table_figures = await table_rounds(session, rounds, rows, total)
-                figures.update({name: paths for name, (paths, _) in table_figures.items()})
-                figures["loads"] = [loads * 1000]
+                figures = {name: paths for name, (paths, _) in both.items()}
+                figures["build"] = [built * 1000]
+                figures["loads"] = [statistics.median(both["open"][1])]
                 measured[total] = figures
     small, big = measured[100_000], measured[1_000_000]
     labels = {

@@ -107,7 +107,7 @@ async def compare(
     "get_account",
     "2,000 get_account calls: in-process and loopback, sequential and 50 concurrent",
     rounds=4,
-    seconds=40,
+    seconds=60,
 )
 async def get_account(rounds: int) -> list[Result]:
     from accountdesk.sandbox import embedded_transport

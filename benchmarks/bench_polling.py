@@ -30,7 +30,7 @@ JOB_SECONDS = 86_400
     "polling",
     "100 unfinished jobs polled for 20 s, lookup and jobs screens: CPU above idle, key latency",
     rounds=4,
-    seconds=35,
+    seconds=38,
 )
 def polling(rounds: int) -> list[Result]:
     argv = ["-m", "benchmarks.serve", "sandbox", "--port", "{port}"]

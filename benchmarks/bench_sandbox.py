@@ -83,7 +83,7 @@ def percentile(values: list[float], fraction: float) -> float:
     "sandbox_throughput",
     "sandbox over loopback: GET /accounts/user_good, 50 concurrent, vs a bare FastAPI route",
     rounds=4,
-    seconds=20,
+    seconds=12,
 )
 async def sandbox_throughput(rounds: int) -> list[Result]:
     shipped = [sys.executable, "-m", "accountdesk", "sandbox", "--port", "{port}"]

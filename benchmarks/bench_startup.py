@@ -45,7 +45,7 @@ def _first_frame(argv: list[str]) -> tuple[float, ChildUsage]:
     "first_frame",
     "start to first frame (whole process, sign-in screen with the SANDBOX badge)",
     rounds=5,
-    seconds=15,
+    seconds=12,
 )
 def first_frame(rounds: int) -> list[Result]:
     app = python_m("accountdesk", profile_as="first_frame")
@@ -93,7 +93,7 @@ def _sign_in(transport: str) -> tuple[float, float, ChildUsage]:
     "sign_in",
     "sign-in to lookup screen painted, fresh process (embedded sandbox vs client stub)",
     rounds=3,
-    seconds=25,
+    seconds=15,
 )
 def sign_in(rounds: int) -> list[Result]:
     painted = Result(

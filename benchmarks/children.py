@@ -138,7 +138,7 @@ def main() -> None:
     parser.add_argument("--polled", action="store_true")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--windows", type=int, default=4)
-    parser.add_argument("--settle", type=float, default=2.0)
+    parser.add_argument("--settle", type=float, default=1.0)
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--body", default="")
     options = parser.parse_args()
