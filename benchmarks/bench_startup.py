@@ -21,6 +21,7 @@ from .processes import (
     PROFILE_ENV,
     ChildUsage,
     bench_env,
+    first_start,
     python_m,
     run_in_terminal,
     scratch_home,
@@ -58,9 +59,10 @@ def first_frame(rounds: int) -> list[Result]:
         [],
         target=Target(TargetKind.RATIO, 1.15),
     )
-    # Untimed: fills the children's bytecode cache and the page cache for both.
-    _first_frame(app)
-    _first_frame(bare)
+    if first_start("accountdesk"):
+        _first_frame(app)
+    if first_start("bare_app"):
+        _first_frame(bare)
     path_peaks, floor_peaks = [], []
     for _ in range(rounds):
         seconds, usage = _first_frame(app)
@@ -112,7 +114,8 @@ def sign_in(rounds: int) -> list[Result]:
         [],
         target=Target(TargetKind.REPORT),
     )
-    _sign_in("embedded")  # untimed, as for first_frame (the stub's modules are a subset)
+    if first_start("desk_app"):  # the stub's modules are a subset of these
+        _sign_in("embedded")
     path_peaks, floor_peaks = [], []
     for _ in range(rounds):
         screen, scenarios, usage = _sign_in("embedded")

@@ -41,6 +41,7 @@ __all__ = [
     "Server",
     "TerminalRun",
     "bench_env",
+    "first_start",
     "free_port",
     "python_env",
     "python_m",
@@ -103,6 +104,20 @@ def python_env(base: dict[str, str] | None = None) -> dict[str, str]:
     env["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
     env["PYTHONPATH"] = str(CHECKOUT)
     return env
+
+
+def first_start(program: str) -> bool:
+    """True the first time ``program`` starts with this bytecode cache (then start it untimed).
+
+    A first start compiles every module the program imports; later ones
+    only read them back, as an installed app does.
+    """
+    marker = PYCACHE / f".started-{program}"
+    if marker.exists():
+        return False
+    PYCACHE.mkdir(parents=True, exist_ok=True)
+    marker.touch()
+    return True
 
 
 def bench_env(home: Path, **extra: str) -> dict[str, str]:
