@@ -103,4 +103,6 @@ def polling(rounds: int) -> list[Result]:
 
 
 def _p95(values: list[float]) -> float:
-    return statistics.quantiles(values, n=20)[-1] if len(values) > 1 else values[0]
+    return (
+        statistics.quantiles(values, n=20, method="inclusive")[-1] if len(values) > 1 else values[0]
+    )
