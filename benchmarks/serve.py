@@ -23,17 +23,18 @@ def sandbox_app(options: argparse.Namespace) -> Any:
 
 
 def bare_app(options: argparse.Namespace) -> Any:
-    from fastapi import FastAPI
-    from fastapi.responses import Response
+    """The floor: one bare Starlette route answering the same JSON (the sandbox is Starlette)."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Route
 
     body = Path(options.body).read_bytes()
-    app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
 
-    @app.get("/accounts/{user_id}")
-    async def account(user_id: str) -> Response:
+    async def account(request: Request) -> Response:
         return Response(body, media_type="application/json")
 
-    return app
+    return Starlette(routes=[Route("/accounts/{user_id}", account, methods=["GET"])])
 
 
 def main() -> None:

@@ -27,7 +27,9 @@ def make_app(make_app: Any) -> Any:
 
 
 @SIZES
-def test_jobs_screen_with_a_lockout(snap_compare: Any, make_app: Any, size: tuple[int, int]) -> None:
+def test_jobs_screen_with_a_lockout(
+    snap_compare: Any, make_app: Any, size: tuple[int, int]
+) -> None:
     async def run_before(pilot: Any) -> None:
         await start_mfa_refresh(pilot)
         for wrong in ("0000", "1111", "2222"):

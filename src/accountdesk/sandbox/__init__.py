@@ -1,6 +1,6 @@
 """The sandbox: a stateful, time-controllable fake of the Account Data Service.
 
-``create_app()`` builds the ASGI app (FastAPI); ``serve()`` runs it with
+``create_app()`` builds the ASGI app (Starlette); ``serve()`` runs it with
 uvicorn; ``embedded_transport()`` serves it in-process on a thread of its own;
 ``openapi_document()`` describes it. Importing this package, or any module but
 :mod:`.api` and :mod:`.embedded`, imports neither the web framework nor
@@ -48,7 +48,7 @@ from .clock import Clock, FrozenClock, SystemClock
 from .scenarios import CREDENTIALS, SCENARIO_USERS
 
 if TYPE_CHECKING:
-    from fastapi import FastAPI
+    from starlette.applications import Starlette
 
     from .embedded import EmbeddedTransport
     from .engine import IdSource
@@ -79,7 +79,7 @@ def create_app(
     max_tenants: int = 100,
     bulk_transactions: int = 100_000,
     control_token: str | None = None,
-) -> FastAPI:
+) -> Starlette:
     """Build a sandbox app with a fresh engine.
 
     ``clock`` defaults to a :class:`SystemClock`. ``ids`` chooses job ids and
