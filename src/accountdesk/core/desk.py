@@ -10,6 +10,7 @@ screen.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 from collections.abc import Callable
@@ -25,6 +26,8 @@ from .recents import RecentLookups
 from .secrets import Remembered, SecretKeeper, SecretPlace
 from .settings import SANDBOX_SERVICE_KEY, Settings
 from .store import Store, StoreProblem
+from .transaction_cache import TransactionCache, TransactionKey
+from .transactions import TransactionData
 
 if TYPE_CHECKING:
     import httpx
@@ -109,6 +112,8 @@ class Desk:
         self._recents: RecentLookups | None = None
         self._tracker: JobTracker | None = None
         self._poller: JobPoller | None = None
+        #: Transactions read this session (per service and user), until sign-out.
+        self.transactions = TransactionCache()
 
     def attach(self, listener: DeskListener, scheduler: Scheduler) -> None:
         """The UI's listener and scheduler (call before signing in)."""
@@ -147,6 +152,7 @@ class Desk:
         if self.embedded or base_url == self.connection.base_url:
             return
         self.connection = self.connection.with_base_url(base_url)
+        self.transactions.clear()
         self._recents = None
         self._tracker = None
         self._poller = None
@@ -179,6 +185,7 @@ class Desk:
         self.stop_polling()
         client, self._client = self._client, None
         self.signed_in_as = ""
+        self.transactions.clear()
         if client is not None:
             await client.aclose()
             log.info("signed out")
@@ -251,6 +258,31 @@ class Desk:
             self.listener.notice(job_ended(tracked))
         self.listener.jobs_changed()
         return tracked
+
+    # -- transactions ---------------------------------------------------------------
+
+    def cached_transactions(self, user_id: str) -> TransactionData | None:
+        """A user's transactions read earlier this session, or None."""
+        return self.transactions.get(TransactionKey(self.service_key, user_id))
+
+    async def load_transactions(self, user_id: str, *, reload: bool = False) -> TransactionData:
+        """A user's transactions: from the session cache, or read (``reload``: always read).
+
+        Raises the client's errors. The columns are built in a thread: for
+        ``user_bulk`` that is 100,000 rows, too long for the UI's loop.
+        """
+        if not reload and (cached := self.cached_transactions(user_id)) is not None:
+            return cached
+        key = TransactionKey(self.service_key, user_id)
+        client = self.client
+        read = await client.get_transactions(user_id)
+        data = await asyncio.to_thread(
+            TransactionData.from_transactions, read.transactions, read.currency
+        )
+        # Signed out (or in again) meanwhile: this read belongs to no session.
+        if self._client is client:
+            self.transactions.put(key, data)
+        return data
 
     # -- remembering ----------------------------------------------------------------
 
