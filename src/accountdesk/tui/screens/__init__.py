@@ -37,6 +37,6 @@ def keymap_widgets() -> dict[type[DOMNode], list[type[DOMNode]]]:
     """Widgets with bindings of their own, by the screen they sit on."""
     from accountdesk.tui.widgets.transaction_table import TransactionTable
 
-    from .transactions import TransactionsScreen
+    from .transactions import TransactionsScreen, ViewField
 
-    return {TransactionsScreen: [TransactionTable]}
+    return {TransactionsScreen: [TransactionTable, ViewField]}

@@ -2,10 +2,17 @@
 
 Textual's ``DataTable`` builds and measures every row when it is added (about
 2 s for 100,000 rows, and again after each filter), so this Line-API widget
-reads rows straight from a :class:`~accountdesk.tui.transaction_view.TransactionView`
+reads rows straight from a :class:`~accountdesk.core.transactions.TransactionView`
 instead: painting, scrolling, sorting and filtering cost the same for 100 rows
 as for 100,000. The header line stays put; clicking a header cell asks for a
 sort by that column.
+
+Widths follow the data and the terminal: every column is as wide as its
+longest text (or its label with the sort arrow), the description takes what
+is left up to its own longest text, and any room beyond that stays after the
+last column. So at 200 columns the amount is not 140 cells away from its
+description, and at 80 a description is not cut while the category column
+holds blank cells.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from accountdesk.core.transactions import (
     Column,
     TransactionRow,
     TransactionView,
+    pending_text,
 )
 
 __all__ = ["TransactionTable"]
@@ -35,6 +43,8 @@ __all__ = ["TransactionTable"]
 GAP = 2  # cells between columns
 FLEX = "description"  # the column that takes the width left over
 MIN_FLEX_WIDTH = 16
+#: Room for " ▲" after a label: sorting never cuts a header ("Pendin…").
+ARROW = 2
 
 
 class TransactionTable(ScrollView, can_focus=True):
@@ -136,18 +146,24 @@ class TransactionTable(ScrollView, can_focus=True):
         # stretches to any wider width, so a horizontal scrollbar appears only
         # when even that does not fit (and showing the vertical one never
         # makes the table one column too wide).
-        width = sum(self._widths(0).values()) + GAP * (len(COLUMNS) - 1)
+        width = self._table_width(self._widths(0))
         self.virtual_size = Size(width, len(self.view) + 1)  # + the header line
 
     def on_resize(self, event: events.Resize) -> None:
         self._update_virtual_size()
 
     def _widths(self, available: int) -> dict[str, int]:
-        # Every column keeps room for its label plus the sort arrow (" ▲"), so
-        # sorting never cuts a header ("Pendin…").
-        widths = {column.key: max(column.width, cell_len(column.label) + 2) for column in COLUMNS}
+        """Each column's cells when ``available`` cells are there (see the module docstring)."""
+        content = self.view.data.content_widths(cell_len)
+        widths = {}
+        for column in COLUMNS:
+            width = content[column.key]
+            if column.max_width is not None:
+                width = min(width, column.max_width)
+            widths[column.key] = max(width, cell_len(column.label) + ARROW)
         fixed = sum(w for key, w in widths.items() if key != FLEX) + GAP * (len(COLUMNS) - 1)
-        widths[FLEX] = max(MIN_FLEX_WIDTH, available - fixed)
+        # Squeezed to the room left, but never below a readable minimum (then it scrolls).
+        widths[FLEX] = min(widths[FLEX], max(MIN_FLEX_WIDTH, available - fixed))
         return widths
 
     # -- drawing ---------------------------------------------------------
@@ -165,8 +181,13 @@ class TransactionTable(ScrollView, can_focus=True):
                     return self._empty_line(width)
                 return Strip.blank(width, self.rich_style)
             strip = self._row(self.view.row(position), widths, position == self.cursor_row)
-        total = sum(widths.values()) + GAP * (len(COLUMNS) - 1)
-        return strip.extend_cell_length(max(total, width)).crop(scroll_x, scroll_x + width)
+        return strip.extend_cell_length(max(self._table_width(widths), width)).crop(
+            scroll_x, scroll_x + width
+        )
+
+    @staticmethod
+    def _table_width(widths: dict[str, int]) -> int:
+        return sum(widths.values()) + GAP * (len(COLUMNS) - 1)
 
     def _header(self, widths: dict[str, int]) -> Strip:
         style = self.get_component_rich_style("transaction-table--header")
@@ -193,7 +214,7 @@ class TransactionTable(ScrollView, can_focus=True):
             "description": row.description,
             "category": row.category,
             "amount": row.amount_text,
-            "pending": "pending" if row.pending else "",
+            "pending": pending_text(row.pending),
         }
         segments: list[Segment] = []
         for index, column in enumerate(COLUMNS):
