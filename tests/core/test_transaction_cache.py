@@ -126,14 +126,37 @@ async def test_a_read_that_ends_after_sign_out_is_not_kept(tmp_path: Path) -> No
     service = CountingService()
     desk = make_desk(tmp_path, service)
     await desk.sign_in("key", SecretStr("secret"))
-    original = desk.client.get_transactions
+    original = desk.client.get_transaction_columns
 
     async def sign_out_midway(user_id: str):  # type: ignore[no-untyped-def]
         answer = await original(user_id)
         await desk.sign_out()
         return answer
 
-    desk.client.get_transactions = sign_out_midway  # type: ignore[method-assign]
+    desk.client.get_transaction_columns = sign_out_midway  # type: ignore[method-assign]
     data = await desk.load_transactions("u1")
     assert len(data) == 1 and len(desk.transactions) == 0
+    await desk.close()
+
+
+@pytest.mark.anyio
+async def test_the_apps_size_cap_reaches_the_client(tmp_path: Path) -> None:
+    from accountdesk.client import ResponseTooLargeError
+
+    def service(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/token":
+            return httpx.Response(
+                200, json={"access_token": "tok", "token_type": "Bearer", "expires_in": 3600}
+            )
+        row = {"transaction_id": "t", "date": "2026-11-01", "amount": "1.00", "description": "x"}
+        return httpx.Response(200, json={"transactions": [row] * 20_000})  # about 1.6 MB
+
+    dirs = AppDirs(tmp_path / "config.toml", tmp_path / "data", tmp_path / "logs")
+    flags = {"base_url": "https://api.bank.example", "max_response_mb": 1}
+    desk = Desk(
+        load_settings(dirs.config_path, flags=flags), dirs, transport=httpx.MockTransport(service)
+    )
+    await desk.sign_in("key", SecretStr("secret"))
+    with pytest.raises(ResponseTooLargeError):
+        await desk.load_transactions("u1")
     await desk.close()

@@ -26,7 +26,7 @@ from typing import IO, TYPE_CHECKING, Any, NamedTuple
 from .store import Store
 
 if TYPE_CHECKING:
-    from accountdesk.client import Transaction
+    from accountdesk.client import Transaction, TransactionColumns
 
 __all__ = ["COLUMNS", "Column", "TransactionData", "TransactionRow", "TransactionView"]
 
@@ -93,12 +93,14 @@ class TransactionData:
         pending: Sequence[bool],
         currency: str | None = None,
     ) -> None:
-        self.transaction_ids = list(transaction_ids)
-        self.dates = list(dates)
-        self.descriptions = list(descriptions)
-        self.categories = list(categories)
-        self.amounts = list(amounts)
-        self.pending = list(pending)
+        # Lists are kept as given, not copied: 100,000 rows are six lists the
+        # client just built for us (see from_columns).
+        self.transaction_ids = _as_list(transaction_ids)
+        self.dates = _as_list(dates)
+        self.descriptions = _as_list(descriptions)
+        self.categories = _as_list(categories)
+        self.amounts = _as_list(amounts)
+        self.pending = _as_list(pending)
         self.currency = currency
         if len({len(column) for column in self.columns().values()}) > 1:
             raise ValueError("transaction columns differ in length")
@@ -120,6 +122,19 @@ class TransactionData:
             amounts=[row.amount for row in rows],
             pending=[row.pending for row in rows],
             currency=currency,
+        )
+
+    @classmethod
+    def from_columns(cls, columns: TransactionColumns) -> TransactionData:
+        """The client's columnar read (validated, sanitised), taken over as is."""
+        return cls(
+            transaction_ids=columns.transaction_ids,
+            dates=columns.dates,
+            descriptions=columns.descriptions,
+            categories=columns.categories,
+            amounts=columns.amounts,
+            pending=columns.pending,
+            currency=columns.currency,
         )
 
     @classmethod
@@ -216,6 +231,10 @@ class TransactionData:
                     "pending": measure(pending_text(True)) if any(self.pending) else 0,
                 }
             return self._widths
+
+
+def _as_list(values: Sequence[Any]) -> list[Any]:
+    return values if isinstance(values, list) else list(values)
 
 
 def _widest(measure: Callable[[str], int], texts: Sequence[str]) -> int:
