@@ -80,7 +80,8 @@ def test_views_of_one_data_are_independent_and_share_its_sort_orders() -> None:
     assert ids(second) == ["t1", "t2", "t3", "t4"] and second.sort_key is None
     second.sort_by("amount")
     assert ids(second) == ["t4", "t3", "t1", "t2"]
-    assert data.order("amount", False) is data.order("amount", False)  # computed once
+    index = data.index()
+    assert index.order("amount", False) is index.order("amount", False)  # computed once
 
 
 def test_content_widths_are_the_longest_text_of_each_column() -> None:
@@ -96,6 +97,11 @@ def test_content_widths_are_the_longest_text_of_each_column() -> None:
     assert data.content_widths(measure) is widths and len(calls) == len(set(calls))
     empty = TransactionView.from_rows([]).data.content_widths(len)
     assert set(empty.values()) == {0}
+    # Text beyond ASCII is measured by the terminal's rule (a CJK character is two cells).
+    wide = TransactionView.from_rows(
+        [TransactionRow("t", "2025-01-01", "東京 Café", "x", Decimal(1), False)]
+    ).data.content_widths(lambda text: 2 * len(text))
+    assert wide["description"] == 14  # seven characters, measured as two cells each
 
 
 @pytest.mark.parametrize(

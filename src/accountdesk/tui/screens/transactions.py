@@ -55,6 +55,10 @@ class TransactionsLoaded(Message):
         self.data = data
 
 
+class TransactionsIndexed(Message):
+    """The data's sort keys and cents are ready: the total can be shown."""
+
+
 class TransactionsExported(Message):
     def __init__(self, path: Path, count: int) -> None:
         super().__init__()
@@ -190,6 +194,24 @@ transactions job on the account screen first if the list is empty.
         table.set_view(view)
         self.draw_summary()
         table.focus()
+        if not data.indexed:
+            self._index(data)
+
+    @work(
+        exclusive=True,
+        exit_on_error=False,
+        group="transactions-index",
+        thread=True,
+        name="index_transactions",
+    )
+    def _index(self, data: TransactionData) -> None:
+        # After the first page is painted: sorting and filtering need it, the
+        # first paint does not (it yields the GIL between chunks).
+        data.index()
+        self.post_message(TransactionsIndexed())
+
+    def on_transactions_indexed(self) -> None:
+        self.draw_summary()
 
     def on_service_failed(self, message: ServiceFailed) -> None:
         if message.operation not in {"get_transactions", "export_csv"}:
@@ -335,7 +357,8 @@ transactions job on the account screen first if the list is empty.
             return
         shown, total = len(view), view.total
         count.update(Text(f"showing {shown:,} of {total:,}", style="bold" if shown < total else ""))
-        total_line.update(Text(total_text(view), style="bold"))
+        # The total needs the index (exact cents), built just after the first paint.
+        total_line.update(Text(total_text(view) if view.data.indexed else "total …", style="bold"))
         if not total:
             table.show_empty_text(
                 "No transactions. Start a transactions job from the account screen."
