@@ -115,3 +115,11 @@ def test_an_empty_list_sorts_filters_and_totals() -> None:
     view.set_filter("x")
     view.set_date_range("2026-01-01", None)
     assert len(view) == 0 and view.view_amount_total == 0
+
+
+def test_totals_of_amounts_past_64_bits_add_decimals() -> None:
+    huge = Decimal("12345678901234567890.12")  # 2**63 cents is about 9.2e16 units
+    rows = [TransactionRow(f"t{i}", "2026-01-01", "x", "", huge, False) for i in range(3)]
+    view = TransactionView.from_rows(rows)
+    assert view.data.index().cents is None
+    assert view.view_amount_total == huge * 3

@@ -289,3 +289,29 @@ async def test_totals_without_a_currency(make_app: Any) -> None:
         await settle(pilot)
         assert text_of(screen, "#transactions-count") == "showing 2 of 2"
         assert text_of(screen, "#transactions-total") == "total 998.75"
+
+
+@pytest.mark.anyio
+async def test_reload_keeps_the_sort_filter_and_dates(
+    make_app: Any, sandbox_transport: Any
+) -> None:
+    transport = RecordingTransport(sandbox_transport)
+    app = make_app(transport=transport)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await sign_in(pilot)
+        screen = await open_transactions(pilot, "user_good")
+        await pilot.press("4", "4")  # amount, largest first
+        await type_dates(pilot, screen, "2026-10-01..")
+        await pilot.press("slash")
+        screen.query_one("#transactions-filter", Input).value = "market"
+        await pilot.press("enter")
+        await settle(pilot)
+        before = shown(screen)
+        assert before and screen.view is not None
+        old_view = screen.view
+        await pilot.press("l")
+        await settle(pilot)
+        assert reads(transport, "user_good") == 2 and screen.view is not old_view
+        assert (screen.view.sort_key, screen.view.sort_reverse) == ("amount", True)
+        assert shown(screen) == before
+        assert text_of(screen, "#transactions-total") == total_line(before)

@@ -24,6 +24,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from decimal import Decimal
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -37,7 +38,6 @@ Mask = npt.NDArray[np.bool_]
 #: Rows converted per step before the GIL is given back.
 CHUNK = 32_768
 _NO_DAY = -1
-_INEXACT = np.iinfo(np.int64).min
 
 
 def _chunked(
@@ -90,10 +90,25 @@ def _day(text: str) -> int:
     return dt.date.fromisoformat(text).toordinal() if text else _NO_DAY
 
 
-def _cents(amount: Decimal) -> int:
-    scaled = amount.scaleb(2)
-    whole = int(scaled)
-    return whole if whole == scaled else int(_INEXACT)
+def _cents(amounts: Sequence[Decimal]) -> npt.NDArray[np.int64] | None:
+    """Every amount in integer cents, or None when one has a fraction of a cent.
+
+    Whole lists at a time (``map`` and list equality run in C), a chunk at a
+    time (the GIL is given back between chunks).
+    """
+    out = np.empty(len(amounts), dtype=np.int64)
+    for start in range(0, len(amounts), CHUNK):
+        part = amounts[start : start + CHUNK]
+        scaled = list(map(Decimal.scaleb, part, repeat(2)))
+        whole = list(map(int, scaled))
+        if whole != scaled:  # int == Decimal compares exactly
+            return None
+        try:
+            out[start : start + len(part)] = whole
+        except OverflowError:  # past 64 bits: Decimal arithmetic
+            return None
+        time.sleep(0)
+    return out
 
 
 class TransactionIndex:
@@ -116,11 +131,11 @@ class TransactionIndex:
         self.days: Rows = day_of_code[self.dates.codes]
         self.amounts = _chunked(float, amounts, np.float64)
         self.pending = np.fromiter(pending, np.int8, self.count)
-        cents = _chunked(_cents, amounts, np.int64)
-        biggest = int(np.abs(cents).max(initial=0)) if self.count else 0
-        # Exact and cannot overflow when summed: else totals add Decimals.
-        exact = not (cents == _INEXACT).any() and biggest * max(self.count, 1) < 2**62
-        self.cents: npt.NDArray[np.int64] | None = cents if exact else None
+        cents = _cents(amounts)
+        # Exact, and no sum of them can overflow: else totals add Decimals.
+        if cents is not None and int(np.abs(cents).max(initial=0)) * max(self.count, 1) >= 2**62:
+            cents = None
+        self.cents: npt.NDArray[np.int64] | None = cents
         self._orders: dict[tuple[str | None, bool], Rows] = {}
         self._lock = threading.Lock()
 

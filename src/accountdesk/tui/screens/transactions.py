@@ -173,6 +173,10 @@ transactions job on the account screen first if the list is empty.
             return
         # Reads every distinct text once: off the UI's loop for big lists.
         await asyncio.to_thread(data.content_widths, cell_len)
+        old = self.view
+        if old is not None and (old.filtered or old.sort_key is not None):
+            # A reload keeps the filter and sort, which need the index: build it here.
+            await asyncio.to_thread(data.index)
         self.post_message(TransactionsLoaded(data))
 
     def on_transactions_loaded(self, message: TransactionsLoaded) -> None:
@@ -207,8 +211,13 @@ transactions job on the account screen first if the list is empty.
     def _index(self, data: TransactionData) -> None:
         # After the first page is painted: sorting and filtering need it, the
         # first paint does not (it yields the GIL between chunks).
-        data.index()
+        index = data.index()
         self.post_message(TransactionsIndexed())
+        # The sorts a person reaches for first, while they read the first page
+        # (NumPy's sort lets the GIL go, so the UI does not wait for them).
+        for column in ("amount", "date"):
+            for reverse in (False, True):
+                index.order(column, reverse)
 
     def on_transactions_indexed(self) -> None:
         self.draw_summary()
