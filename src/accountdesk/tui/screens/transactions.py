@@ -41,6 +41,7 @@ from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
 from accountdesk.tui.widgets.transaction_table import TransactionTable
+from accountdesk.tui.widgets.view_field import ViewField
 
 __all__ = ["TransactionsScreen"]
 
@@ -64,25 +65,6 @@ class TransactionsExported(Message):
         super().__init__()
         self.path = path
         self.count = count
-
-
-class ViewField(Input):
-    """A box that narrows the view: Escape clears it and gives the keys back to the table."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "leave", "Clear", id="transactions_clear_field"),
-    ]
-
-    class Left(Message):
-        """Escape: the box was cleared."""
-
-        def __init__(self, field: ViewField) -> None:
-            super().__init__()
-            self.field = field
-
-    def action_leave(self) -> None:
-        self.value = ""
-        self.post_message(self.Left(self))
 
 
 class TransactionsScreen(DeskScreen[None]):
