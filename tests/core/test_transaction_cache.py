@@ -79,6 +79,9 @@ class CountingService:
             return httpx.Response(
                 200, json={"access_token": "tok", "token_type": "Bearer", "expires_in": 3600}
             )
+        if request.url.path.startswith("/_sandbox/"):
+            # A live service: no sandbox endpoints (the desk asks once at sign-in).
+            return httpx.Response(404)
         user = request.url.path.split("/")[2]
         self.reads.append(user)
         return httpx.Response(

@@ -13,7 +13,20 @@ from dataclasses import dataclass
 from .formatting import describe_age
 from .jobs import TrackedJob
 
-__all__ = ["COLUMNS", "JobRow", "block_text", "job_details", "job_note", "job_row", "matches"]
+#: Columns whose text changes every second get a fixed width (their longest
+#: possible text: "23h 59m", "23h 59m ago"), so a redraw never re-measures them.
+FIXED_WIDTHS: dict[str, int] = {"age": 7, "last_poll": 11}
+
+__all__ = [
+    "COLUMNS",
+    "FIXED_WIDTHS",
+    "JobRow",
+    "block_text",
+    "job_details",
+    "job_note",
+    "job_row",
+    "matches",
+]
 
 #: (key, label) of the jobs table's columns, in order.
 COLUMNS: tuple[tuple[str, str], ...] = (

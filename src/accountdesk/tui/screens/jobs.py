@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Input, Static
 
-from accountdesk.core.job_rows import COLUMNS, JobRow, job_details, job_row, matches
+from accountdesk.core.job_rows import COLUMNS, FIXED_WIDTHS, JobRow, job_details, job_row, matches
 from accountdesk.core.jobs import TrackedJob
 from accountdesk.core.poller import PollerState
 from accountdesk.tui.base import DeskScreen
@@ -118,7 +118,7 @@ service tells (the sandbox does).
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         for key, label in COLUMNS:
-            table.add_column(label, key=key)
+            table.add_column(label, key=key, width=FIXED_WIDTHS.get(key))
         self.jobs_changed_signal.subscribe(self, lambda _: self.refresh_jobs())
         # Ages and "last poll" move with the clock even when no job changes.
         self.set_interval(1.0, self.refresh_jobs, name="jobs-ages")
@@ -145,7 +145,10 @@ service tells (the sandbox does).
                 for index, ((column, _), cell) in enumerate(zip(COLUMNS, _cells(row), strict=True)):
                     # Styles follow the texts (status word, "stale"/"gone" in the note).
                     if old is None or old.cells[index] != row.cells[index]:
-                        table.update_cell(row.key, column, cell, update_width=True)
+                        # Re-measuring a column costs a pass over every row:
+                        # only for the columns that rarely change.
+                        fixed = column in FIXED_WIDTHS
+                        table.update_cell(row.key, column, cell, update_width=not fixed)
         else:
             selected = self.selected_job_key
             table.clear()
