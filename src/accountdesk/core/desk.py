@@ -111,6 +111,8 @@ class Desk:
         self._poller: JobPoller | None = None
         #: The sandbox's scenario users, learnt at sign-in ([] on a live service).
         self._scenarios: list[ScenarioUser] = []
+        #: Told the sandbox's time whenever a sandbox control call learns it.
+        self.sandbox_time_listeners: list[Callable[[dt.datetime], None]] = []
 
     def attach(self, listener: DeskListener, scheduler: Scheduler) -> None:
         """The UI's listener and scheduler (call before signing in)."""
@@ -206,9 +208,33 @@ class Desk:
             self._scenarios = await self.connection.scenarios()
         return list(self._scenarios)
 
-    async def advance_sandbox_clock(self, seconds: float) -> None:
+    # Sandbox control: the sandbox's own endpoints, outside the contract. Each
+    # tells ``sandbox_time_listeners`` the sandbox's time (a demo's app clock
+    # follows it, so MFA countdowns and job ages move with the sandbox).
+
+    async def sandbox_clock(self) -> dt.datetime:
+        """The sandbox's time (the client's errors when it cannot be read)."""
+        from . import sandbox_control
+
+        return self._saw_sandbox_time(await sandbox_control.read_clock(self.connection))
+
+    async def advance_sandbox_clock(self, seconds: float) -> dt.datetime:
         """Move the sandbox's clock forward (expire an MFA session, lift a block, finish jobs)."""
-        await self.connection.advance_clock(seconds)
+        from . import sandbox_control
+
+        moved = await sandbox_control.advance_clock(self.connection, seconds)
+        return self._saw_sandbox_time(moved)
+
+    async def reset_sandbox(self) -> dt.datetime:
+        """Clear the sandbox's jobs, MFA sessions and blocks and rewind its clock; its new time."""
+        from . import sandbox_control
+
+        return self._saw_sandbox_time(await sandbox_control.reset(self.connection))
+
+    def _saw_sandbox_time(self, now: dt.datetime) -> dt.datetime:
+        for listener in self.sandbox_time_listeners:
+            listener(now)
+        return now
 
     # -- per-service state ---------------------------------------------------------
 
