@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from textual.actions import SkipAction
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
@@ -50,6 +51,7 @@ from .screens.login import LoginScreen
 
 if TYPE_CHECKING:
     from accountdesk.core.mfa import MfaResult
+    from accountdesk.core.tours import Tour
 
 __all__ = ["AccountDeskApp"]
 
@@ -91,7 +93,8 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
     """
 
     TITLE = "accountdesk"
-    CSS_PATH = styles_path("app.tcss")
+    # tour.tcss: the guided tours' caption panel, which any screen may show.
+    CSS_PATH = [styles_path("app.tcss"), styles_path("tour.tcss")]  # noqa: RUF012
     NOTIFICATION_TIMEOUT = 8
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -107,6 +110,12 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
             tooltip="Errors of this session",
         ),
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
+        # Guided tours: the keys are the tour's while one runs (tour.tour_key
+        # says when), else they go on to the screen as if unbound.
+        Binding("space,enter", "tour('next')", show=False, priority=True, id="tour_next"),
+        Binding("backspace", "tour('repeat')", show=False, priority=True, id="tour_repeat"),
+        Binding("escape", "tour('leave')", show=False, priority=True, id="tour_leave"),
+        Binding("f4", "sandbox_panel", "Sandbox", show=False, priority=True, id="sandbox_panel"),
     ]
 
     def __init__(
@@ -116,8 +125,11 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
         cursor_blink: bool = True,
         log_level: str = "info",
         on_first_frame: Callable[[], None] | None = None,
+        tour: Tour | Sequence[Tour] | None = None,
     ) -> None:
+        """``tour``: a guided tour to start at once, or tours to offer in a picker."""
         self.desk = desk
+        self._demo = tour
         self.cursor_blink = cursor_blink
         self._on_first_frame = on_first_frame
         # The log first: nothing below may log to the terminal.
@@ -142,6 +154,10 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
             self._apply_keymap()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.push_screen(LoginScreen())
+        if self._demo is not None:
+            from .tour import begin_demo
+
+            self.call_after_refresh(begin_demo, self, self._demo)
         if self._on_first_frame is not None:
             self.call_after_refresh(self._on_first_frame)
 
@@ -298,6 +314,21 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
         if not isinstance(self.screen, JobsScreen):
             self.push_screen(JobsScreen())
 
+    def action_tour(self, command: str) -> None:
+        from .tour import tour_key
+
+        if not tour_key(self, command):
+            raise SkipAction()
+
+    def action_sandbox_panel(self) -> None:
+        """Open the sandbox panel (its clock, reset, scenarios), or close it."""
+        from .screens.sandbox_panel import SandboxPanel
+
+        if isinstance(self.screen, SandboxPanel):
+            self.screen.dismiss()
+        elif self.desk.is_sandbox:
+            self.push_screen(SandboxPanel())
+
     def action_toggle_job_polling(self) -> None:
         poller = self.desk.poller
         if poller.state is PollerState.PAUSED:
@@ -323,6 +354,9 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Jobs belong to a signed-in session; before that the key is hidden.
+        # The sandbox panel exists on a sandbox only, never on a live service.
+        if action == "sandbox_panel":
+            return self.desk.is_sandbox
         return not (action in {"show_jobs", "toggle_job_polling"} and not self.desk.signed_in)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
@@ -332,6 +366,12 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
                 "Pause or resume job polling",
                 "Stop or restart the live polling of every unfinished job",
                 self.action_toggle_job_polling,
+            )
+        if self.desk.is_sandbox:
+            yield SystemCommand(
+                "Sandbox panel",
+                "The sandbox's clock (+1, +5, +15 min), reset and scenarios (F4)",
+                self.action_sandbox_panel,
             )
         # Every shown, enabled binding of the screen is a command too, so the
         # palette offers exactly what the footer does (plus the keys to learn).
