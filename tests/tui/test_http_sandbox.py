@@ -19,11 +19,10 @@ from textual.widgets import Input, OptionList
 from tui_helpers import settle, sign_in, token_handler
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from loopback_server import serve_app  # noqa: E402
-
-from accountdesk.sandbox import FrozenClock, create_app  # noqa: E402
-from accountdesk.tui.screens.account import AccountScreen  # noqa: E402
-from accountdesk.tui.screens.lookup import LookupScreen  # noqa: E402
+from accountdesk.sandbox import FrozenClock, create_app
+from accountdesk.tui.screens.account import AccountScreen
+from accountdesk.tui.screens.lookup import LookupScreen
+from loopback_server import serve_app
 
 pytestmark = [pytest.mark.anyio, pytest.mark.loopback]
 

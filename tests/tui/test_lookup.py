@@ -126,14 +126,6 @@ async def test_scenario_list_opens_an_account_without_typing(make_app) -> None:
         assert app.screen.user_id == "user_good"
 
 
-async def test_live_service_has_no_scenario_list(make_app, sandbox_transport) -> None:
-    app = make_app(sandbox=False, base_url="https://api.bank.example")
-    async with app.run_test(size=(100, 30), notifications=True) as pilot:
-        await sign_in(pilot, api_key="sandbox_key", api_secret="sandbox_secret")
-        assert isinstance(app.screen, LookupScreen)
-        assert not app.screen.query("#scenarios")
-
-
 async def test_scenario_list_unavailable_is_said(make_app) -> None:
     def broken(request: httpx.Request) -> httpx.Response:
         if request.url.path == "/token":

@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from tui_helpers import (
     FROZEN_NOW,
     HandClock,
@@ -99,7 +100,14 @@ def test_toast_mfa_blocked_ac108(snap_compare: Any, make_app: Any) -> None:
     assert snap_compare(quiet_app(make_app), terminal_size=SIZE, run_before=run_before)
 
 
-def test_toast_mfa_expired_ac110(snap_compare: Any, make_app: Any, sandbox_app: Any) -> None:
+def test_toast_mfa_expired_ac110(
+    snap_compare: Any, make_app: Any, sandbox_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The dialog's own countdown would race the answer to the expiry: hold it still.
+    from accountdesk.tui.screens.mfa import MfaDialog
+
+    monkeypatch.setattr(MfaDialog, "tick_interval", 3600.0)
+    monkeypatch.setattr(MfaDialog, "check_interval", 3600.0)
     clock = HandClock()
 
     async def run_before(pilot: Any) -> None:

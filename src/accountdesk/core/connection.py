@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -76,6 +77,39 @@ def build_embedded_transport(**sandbox_options: Any) -> httpx.AsyncBaseTransport
     return embedded_transport(**sandbox_options)
 
 
+class WatchedTransport:
+    """Wraps the transport to notice whether the service answers at all.
+
+    Any HTTP answer (an error status included) means the service is
+    reachable; a refused, reset or timed-out connection means it is not.
+    Nothing about the request or answer is kept.
+    """
+
+    def __init__(
+        self,
+        inner: httpx.AsyncBaseTransport,
+        on_answer: Callable[[], None],
+        on_no_answer: Callable[[], None],
+    ) -> None:
+        self.inner = inner
+        self._on_answer = on_answer
+        self._on_no_answer = on_no_answer
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        import httpx
+
+        try:
+            response = await self.inner.handle_async_request(request)
+        except httpx.TransportError:
+            self._on_no_answer()
+            raise
+        self._on_answer()
+        return response
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
 class ServiceConnection:
     """The service the app talks to, and the transport that reaches it."""
 
@@ -87,11 +121,14 @@ class ServiceConnection:
         client_factory: ClientFactory | None = None,
         client_options: dict[str, Any] | None = None,
         sandbox_options: dict[str, Any] | None = None,
+        watch: tuple[Callable[[], None], Callable[[], None]] | None = None,
     ) -> None:
         #: None: the embedded sandbox.
         self.base_url = base_url
         self._sandbox_options = sandbox_options or {}
         self._built = False  # True once we built the embedded transport (ours to close)
+        #: (on_answer, on_no_answer): told about every request's fate.
+        self._watch = watch
         self._transport = transport
         self._client_factory: ClientFactory = client_factory or default_client_factory
         self._client_options = client_options or {}
@@ -125,10 +162,20 @@ class ServiceConnection:
         except Exception:
             log.exception("the embedded sandbox failed to start")
 
+    async def _client_transport(self) -> httpx.AsyncBaseTransport | None:
+        transport = await self.transport()
+        if self._watch is None:
+            return transport
+        if transport is None:
+            import httpx
+
+            transport = httpx.AsyncHTTPTransport()
+        return WatchedTransport(transport, *self._watch)  # type: ignore[return-value]
+
     async def sign_in(self, api_key: str, api_secret: SecretStr) -> AccountDataClient:
         """A client whose credentials the service accepted (raises the client's errors)."""
         client = self._client_factory(
-            self.url, api_key, api_secret, await self.transport(), **self._client_options
+            self.url, api_key, api_secret, await self._client_transport(), **self._client_options
         )
         try:
             await client.sign_in()
@@ -149,6 +196,7 @@ class ServiceConnection:
             transport=self._transport,
             client_factory=self._client_factory,
             client_options=self._client_options,
+            watch=self._watch,
         )
 
     async def scenarios(self) -> list[ScenarioUser]:

@@ -52,6 +52,8 @@ class DeskListener(Protocol):
 
     def mfa_needed(self, tracked: TrackedJob) -> None: ...
 
+    def reachability_changed(self) -> None: ...
+
 
 class NullListener:
     """A listener that hears nothing (before the UI attaches, and in core tests)."""
@@ -66,6 +68,9 @@ class NullListener:
         pass
 
     def mfa_needed(self, tracked: TrackedJob) -> None:
+        pass
+
+    def reachability_changed(self) -> None:
         pass
 
 
@@ -98,7 +103,10 @@ class Desk:
             client_factory=client_factory,
             client_options=self._client_options(),
             sandbox_options=sandbox_options,
+            watch=(self._answered, self._no_answer),
         )
+        #: Since when the service has given no answer (None: it answers).
+        self.unreachable_since: dt.datetime | None = None
         self.error_log = ErrorLog()
         self.secrets = SecretKeeper(secret_backend)
         self.listener: DeskListener = NullListener()
@@ -329,12 +337,30 @@ class Desk:
         """A secret the keyring holds for this service and key (blocking: call from a thread)."""
         return self.secrets.load(self.service_key, api_key)
 
+    # -- reachability -------------------------------------------------------------
+
+    def _answered(self) -> None:
+        if self.unreachable_since is not None:
+            self.unreachable_since = None
+            log.info("the service answers again")
+            self.listener.reachability_changed()
+
+    def _no_answer(self) -> None:
+        if self.unreachable_since is None:
+            self.unreachable_since = self.now()
+            log.warning("the service does not answer")
+            self.listener.reachability_changed()
+
     # -- errors ------------------------------------------------------------------
 
     def record_error(self, error: AccountDataError | InternalError) -> ErrorRecord:
         """Add ``error`` to the session's log (and the log file); the record the UI shows."""
         record = ErrorRecord.from_error(error, self.now())
         self.error_log.append(record)
+        from accountdesk.client import TransportError
+
+        if isinstance(error, TransportError):  # a whole-request time-out too
+            self._no_answer()
         if isinstance(error, InternalError):
             log.error("internal error in %s:\n%s", error.operation or "the app", error.log_text())
         else:

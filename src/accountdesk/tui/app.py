@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from textual.actions import SkipAction
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 from textual.timer import Timer
@@ -33,25 +34,29 @@ from accountdesk.core.jobs import TrackedJob
 from accountdesk.core.logs import install_file_logging, remove_file_logging
 from accountdesk.core.notices import Notice, mfa_offer
 from accountdesk.core.poller import Cancellable, PollerState
+from accountdesk.core.toasts import ShownToast, ToastStack
 
 from .base import ForwardsWorkerFailures
+from .demo import DemoHost, DemoStart
 from .keymap import check_keymap
 from .messages import (
     ErrorRecorded,
     JobsChanged,
     MfaNeeded,
     OpenMfaDialog,
+    ReachabilityChanged,
+    RedrawToasts,
     ServiceFailed,
     ShowNotice,
     SignedIn,
     SignOutRequested,
+    StackToast,
 )
 from .resources import styles_path
 from .screens.login import LoginScreen
 
 if TYPE_CHECKING:
     from accountdesk.core.mfa import MfaResult
-    from accountdesk.core.tours import Tour
 
 __all__ = ["AccountDeskApp"]
 
@@ -85,7 +90,7 @@ class TextualScheduler:
         return worker
 
 
-class AccountDeskApp(ForwardsWorkerFailures, App[None]):
+class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
     """Terminal dashboard for the Account Data Service.
 
     ``desk`` holds everything a session needs (see ``accountdesk.core.desk``);
@@ -93,8 +98,7 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
     """
 
     TITLE = "accountdesk"
-    # tour.tcss: the guided tours' caption panel, which any screen may show.
-    CSS_PATH = [styles_path("app.tcss"), styles_path("tour.tcss")]  # noqa: RUF012
+    CSS_PATH = styles_path("app.tcss")
     NOTIFICATION_TIMEOUT = 8
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -110,12 +114,6 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
             tooltip="Errors of this session",
         ),
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
-        # Guided tours: the keys are the tour's while one runs (tour.tour_key
-        # says when), else they go on to the screen as if unbound.
-        Binding("space,enter", "tour('next')", show=False, priority=True, id="tour_next"),
-        Binding("backspace", "tour('repeat')", show=False, priority=True, id="tour_repeat"),
-        Binding("escape", "tour('leave')", show=False, priority=True, id="tour_leave"),
-        Binding("f4", "sandbox_panel", "Sandbox", show=False, priority=True, id="sandbox_panel"),
     ]
 
     def __init__(
@@ -125,18 +123,19 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
         cursor_blink: bool = True,
         log_level: str = "info",
         on_first_frame: Callable[[], None] | None = None,
-        tour: Tour | Sequence[Tour] | None = None,
+        tour: DemoStart | None = None,
     ) -> None:
-        """``tour``: a guided tour to start at once, or tours to offer in a picker."""
         self.desk = desk
-        self._demo = tour
         self.cursor_blink = cursor_blink
         self._on_first_frame = on_first_frame
         # The log first: nothing below may log to the terminal.
         self._log_handler = install_file_logging(desk.dirs.log_file, log_level)
-        super().__init__()
+        super().__init__(tour=tour)
         self.jobs_changed_signal: Signal[None] = Signal(self, "jobs-changed")
         self._jobs_change_pending = False
+        self._toasts = ToastStack()
+        self._toast_stack: list[ShownToast] = []
+        self._toast_generation = 0
         self._logged_clashes: set[tuple[str, frozenset[str]]] = set()
         desk.attach(self, TextualScheduler(self))
         theme = desk.settings.theme
@@ -154,10 +153,6 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
             self._apply_keymap()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.push_screen(LoginScreen())
-        if self._demo is not None:
-            from .tour import begin_demo
-
-            self.call_after_refresh(begin_demo, self, self._demo)
         if self._on_first_frame is not None:
             self.call_after_refresh(self._on_first_frame)
 
@@ -217,11 +212,21 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
     def mfa_needed(self, tracked: TrackedJob) -> None:
         self.post_message(MfaNeeded(tracked))
 
+    def reachability_changed(self) -> None:
+        self.post_message(ReachabilityChanged())
+
     # -- message handlers ------------------------------------------------------
 
     def on_jobs_changed(self, message: JobsChanged) -> None:
         self._jobs_change_pending = False
         self.jobs_changed_signal.publish(None)
+
+    def on_reachability_changed(self, message: ReachabilityChanged) -> None:
+        from .widgets.header import AppHeader
+
+        for screen in self.screen_stack:
+            for header in screen.query(AppHeader):
+                header.show_reachability()
 
     def on_show_notice(self, message: ShowNotice) -> None:
         self.show_notice(message.notice)
@@ -251,6 +256,58 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
 
     def on_open_mfa_dialog(self, message: OpenMfaDialog) -> None:
         self.open_mfa_dialog(message.key)
+
+    # -- toasts: a capped stack, repeats counted (core.toasts) ------------------
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every toast of the app: a repeat is counted, not stacked; at most three show.
+
+        Thread-safe like Textual's: the stack changes on the app's loop.
+        """
+        wait = self.NOTIFICATION_TIMEOUT if timeout is None else timeout
+        self.post_message(StackToast(title, message, severity, wait, markup))
+
+    def on_stack_toast(self, message: StackToast) -> None:
+        self._toast_stack = self._toasts.add(
+            message.title,
+            message.message,
+            message.severity,
+            timeout=message.timeout,
+            now=time.monotonic(),
+            markup=message.markup,
+        )
+        # Redraw behind the toasts earlier redraws queued (Textual adds a
+        # toast through a message, but clears at once): only the newest counts.
+        self._toast_generation += 1
+        self.post_message(RedrawToasts(self._toast_generation))
+
+    def on_redraw_toasts(self, message: RedrawToasts) -> None:
+        if message.generation != self._toast_generation:
+            return
+        super().clear_notifications()
+        now = time.monotonic()
+        for toast in self._toast_stack:
+            super().notify(
+                toast.message,
+                title=toast.display_title,
+                severity=toast.severity,
+                timeout=max(toast.remaining(now), 0.1),
+                markup=toast.markup,
+            )
+
+    def clear_notifications(self) -> None:
+        self._toasts.clear()
+        self._toast_stack = []
+        self._toast_generation += 1
+        super().clear_notifications()
 
     # -- drawing what the desk says ----------------------------------------------
 
@@ -314,21 +371,6 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
         if not isinstance(self.screen, JobsScreen):
             self.push_screen(JobsScreen())
 
-    def action_tour(self, command: str) -> None:
-        from .tour import tour_key
-
-        if not tour_key(self, command):
-            raise SkipAction()
-
-    def action_sandbox_panel(self) -> None:
-        """Open the sandbox panel (its clock, reset, scenarios), or close it."""
-        from .screens.sandbox_panel import SandboxPanel
-
-        if isinstance(self.screen, SandboxPanel):
-            self.screen.dismiss()
-        elif self.desk.is_sandbox:
-            self.push_screen(SandboxPanel())
-
     def action_toggle_job_polling(self) -> None:
         poller = self.desk.poller
         if poller.state is PollerState.PAUSED:
@@ -354,9 +396,6 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Jobs belong to a signed-in session; before that the key is hidden.
-        # The sandbox panel exists on a sandbox only, never on a live service.
-        if action == "sandbox_panel":
-            return self.desk.is_sandbox
         return not (action in {"show_jobs", "toggle_job_polling"} and not self.desk.signed_in)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
@@ -366,12 +405,6 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
                 "Pause or resume job polling",
                 "Stop or restart the live polling of every unfinished job",
                 self.action_toggle_job_polling,
-            )
-        if self.desk.is_sandbox:
-            yield SystemCommand(
-                "Sandbox panel",
-                "The sandbox's clock (+1, +5, +15 min), reset and scenarios (F4)",
-                self.action_sandbox_panel,
             )
         # Every shown, enabled binding of the screen is a command too, so the
         # palette offers exactly what the footer does (plus the keys to learn).

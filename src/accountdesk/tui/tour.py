@@ -2,10 +2,10 @@
 
 :class:`TourRunner` performs a tour's steps on the real screens (through the
 :class:`~accountdesk.tui.driver.Driver`, see :mod:`.tour_steps`) and shows
-each step's caption in a :class:`CaptionPanel`, docked under the header of
+each step's caption in a :class:`CaptionPanel`, docked above the key bar of
 whatever screen is on top (dialogs included), so the part of the screen the
-step is about stays in view. The words come from
-:mod:`accountdesk.core.tour_captions`.
+step is about stays in view and the toasts (top right) stay clear. The words
+come from :mod:`accountdesk.core.tour_captions`.
 
 Keys (the app binds them, with priority, and asks :func:`tour_key`): Space
 or Enter performs the next step, Backspace performs the last one again, Esc
@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -73,8 +73,9 @@ def current_tour(app: App[Any]) -> TourRunner | None:
 class CaptionPanel(Static, can_focus=True):
     """What the audience sees and why: the caption of the tour's current step."""
 
-    # Styled by styles/tour.tcss, one of the app's own sheets (it also tightens
-    # the MFA dialog under a caption, which a widget's default sheet could not).
+    # Styled by styles/tour.tcss, one of the app's own sheets (DemoHost): it
+    # also tightens the MFA dialog under a caption, which a widget's default
+    # sheet could not (the screen's own sheet would win).
 
     def show_caption(self, caption: Caption) -> None:
         # Tour files are a person's text, catalogue texts are ours: all of it
@@ -110,12 +111,13 @@ class TourRunner:
         app: App[Any],
         tour: Tour,
         *,
-        pause: Callable[[], Awaitable[None]] | None = None,
+        driver: Driver | None = None,
         step_timeout: float = STEP_TIMEOUT,
     ) -> None:
         self.app = app
         self.tour = tour
-        self.driver = Driver(app, pause or _short_pause)
+        #: Performs the steps; Pilot tests and screenshots give one that waits their way.
+        self.driver = driver or Driver(app, _short_pause)
         self.step_timeout = step_timeout
         self.index = -1
         self.outcome = StepOutcome(StepState.DONE)
@@ -216,7 +218,7 @@ class TourRunner:
         except AccountDataError as error:  # the sandbox's control endpoints
             self.app.post_message(ServiceFailed(error, f"tour step {index + 1}"))
             outcome = StepOutcome.failed(f"The sandbox answered: {error.title}.")
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 - our bug: the one failure path reports it
             self.app.post_message(ServiceFailed(InternalError(error), f"tour step {index + 1}"))
             outcome = StepOutcome.failed("It could not run (details are in the log).")
         else:

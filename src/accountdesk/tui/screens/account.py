@@ -13,6 +13,8 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -59,9 +61,10 @@ _ACTION_BUTTONS = (
 
 
 class AccountLoaded(Message):
-    def __init__(self, account: Account) -> None:
+    def __init__(self, account: Account, read_at: datetime) -> None:
         super().__init__()
         self.account = account
+        self.read_at = read_at
 
 
 class BalanceLoaded(Message):
@@ -149,6 +152,7 @@ them again). Errors become toasts and the panel says what is missing.
         self.account: Account | None = None
         self.balance: Balance | None = None
         self.balance_read_at: datetime | None = None
+        self.account_read_at: datetime | None = None
         self._account_problem: str | None = None
         self._balance_problem: str | None = None
         self._refresh_jobs: set[str] = set()
@@ -186,8 +190,12 @@ them again). Errors become toasts and the panel says what is missing.
 
     def action_reload(self) -> None:
         self._account_problem = self._balance_problem = None
-        self.query_one("#account-fields", Static).update("Loading…")
-        self.query_one("#balance-fields", Static).update("Loading…")
+        # What was read stays on screen while it is read again (and, if that
+        # fails, is marked stale with its time rather than wiped).
+        if self.account is None:
+            self.query_one("#account-fields", Static).update("Loading…")
+        if self.balance is None:
+            self.query_one("#balance-fields", Static).update("Loading…")
         self._load()
 
     @work(exclusive=True, exit_on_error=False, group="account", name="get_account")
@@ -198,7 +206,7 @@ them again). Errors become toasts and the panel says what is missing.
         except AccountDataError as error:
             self.post_message(ServiceFailed(error, "get_account"))
             return
-        self.post_message(AccountLoaded(account))
+        self.post_message(AccountLoaded(account, self.desk.now()))
         await self._read_balance(client)
 
     @work(exclusive=True, exit_on_error=False, group="balance", name="get_balance")
@@ -215,6 +223,8 @@ them again). Errors become toasts and the panel says what is missing.
 
     def on_account_loaded(self, message: AccountLoaded) -> None:
         self.account = message.account
+        self.account_read_at = message.read_at
+        self._account_problem = None
         self._show_account()
 
     def on_balance_loaded(self, message: BalanceLoaded) -> None:
@@ -233,9 +243,13 @@ them again). Errors become toasts and the panel says what is missing.
                 self.desk.recents.forget(self.user_id)
             self._account_problem = problem
             self._show_account()
-            self.query_one("#balance-fields", Static).update(
-                Text("Not read: the account could not be loaded.", style="dim")
-            )
+            if self.balance is None:
+                self.query_one("#balance-fields", Static).update(
+                    Text("Not read: the account could not be loaded.", style="dim")
+                )
+            else:
+                self._balance_problem = "Not read again: the account could not be loaded."
+                self._show_balance()
         elif message.operation == "get_balance":
             self._balance_problem = problem
             self._show_balance()
@@ -260,13 +274,15 @@ them again). Errors become toasts and the panel says what is missing.
         if account is None:
             panel.update(Text(self._account_problem or "Loading…", style="bold red"))
             return
+        stale = _stale_line(self._account_problem, self.account_read_at)
         if self.revealed:
             number = _secret(account.account_number)
             routing = _secret(account.routing_number)
         else:
             number, routing = account.masked_account_number, account.masked_routing_number
         link = "Manually linked" if account.is_manually_linked else "Linked through the FI"
-        panel.update(
+        _update(
+            panel,
             field_table(
                 [
                     ("Institution", account.institution_name or "—"),
@@ -277,22 +293,21 @@ them again). Errors become toasts and the panel says what is missing.
                     ("Currency", account.currency or "—"),
                     ("Link", Text(link, style="bold yellow" if account.is_manually_linked else "")),
                 ]
-            )
+            ),
+            stale,
         )
         note = self.query_one("#account-note", Static)
         note.update("Numbers shown in full: press r to mask them." if self.revealed else "")
 
     def _show_balance(self) -> None:
         panel = self.query_one("#balance-fields", Static)
-        if self._balance_problem is not None:
-            panel.update(Text(self._balance_problem, style="bold red"))
-            return
         balance = self.balance
         if balance is None:
-            panel.update("Loading…")
+            panel.update(Text(self._balance_problem or "Loading…", style="bold red"))
             return
         currency = balance.currency or (self.account.currency if self.account else None)
-        panel.update(
+        _update(
+            panel,
             field_table(
                 [
                     ("Available", format_amount(balance.available, currency)),
@@ -301,7 +316,8 @@ them again). Errors become toasts and the panel says what is missing.
                     ("Read at", format_time(self.balance_read_at)),
                 ],
                 label_width=9,
-            )
+            ),
+            _stale_line(self._balance_problem, self.balance_read_at),
         )
 
     # -- actions -------------------------------------------------------------
@@ -382,6 +398,18 @@ them again). Errors become toasts and the panel says what is missing.
             self._refresh_jobs.discard(key)
             if tracked.status is JobStatus.COMPLETED:
                 self._reload_balance()
+
+
+def _stale_line(problem: str | None, read_at: datetime | None) -> Text | None:
+    """ "stale · read at 09:30:00 — <why>" under data that could not be read again."""
+    if problem is None:
+        return None
+    when = f"read at {read_at:%H:%M:%S}" if read_at is not None else "read earlier"
+    return Text(f"stale · {when} — {problem}", style="bold red")
+
+
+def _update(panel: Static, table: Table, stale: Text | None) -> None:
+    panel.update(table if stale is None else Group(table, stale))
 
 
 def _secret(value: object) -> str:

@@ -97,6 +97,8 @@ authentication). Type the answer and press Enter (or Submit).
 
     #: Seconds between reads of the job while the dialog is open.
     check_interval: float = MFA_CHECK_INTERVAL
+    #: Seconds between countdown ticks (tests that move the clock by hand hold it still).
+    tick_interval: float = 1.0
 
     def __init__(self, tracked: TrackedJob) -> None:
         super().__init__()
@@ -135,7 +137,7 @@ authentication). Type the answer and press Enter (or Submit).
     def on_mount(self) -> None:
         self.session = MfaSession(self._challenge, self.desk.now)
         self._draw_facts()
-        self.set_interval(1.0, self.tick, name="mfa-countdown")
+        self.set_interval(self.tick_interval, self.tick, name="mfa-countdown")
         self.check_timer = self.set_interval(self.check_interval, self.check_due, name="mfa-check")
         self.query_one(Input).focus()
 

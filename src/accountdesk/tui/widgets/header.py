@@ -52,6 +52,7 @@ class AppHeader(Horizontal):
         # find everything else live up here.
         yield Static("^p commands · F1 help", id="header-hint", markup=False)
         yield Static(desk.signed_in_as, id="signed-in-as", markup=False)
+        yield Static(self._reachability(), id="reachability", markup=False)
         text = badge_text(desk.service_url, sandbox, desk.embedded)
         badge = Static(text, id="service-badge", markup=False)
         badge.add_class("-sandbox" if sandbox else "-live")
@@ -71,6 +72,10 @@ class AppHeader(Horizontal):
             return cell_len(text) + (_PADDING if selector != "#service-badge" else 0)
 
         needed = cells("#app-name") + cells("#screen-title") + cells("#service-badge")
+        reachability = self.query_one("#reachability", Static)
+        reachability.display = self._has_text("#reachability")
+        if reachability.display:  # never given up for hints: it is where you are
+            needed += cells("#reachability")
         optional = [(selector, cells(selector)) for selector in _OPTIONAL_PARTS]
         # Show the most useful optional parts that still leave the title whole.
         extra = sum(size for selector, size in optional if self._has_text(selector))
@@ -85,6 +90,15 @@ class AppHeader(Horizontal):
 
     def _has_text(self, selector: str) -> bool:
         return bool(str(self.query_one(selector, Static).content))
+
+    def _reachability(self) -> str:
+        since = desk_of(self.app).unreachable_since
+        return "" if since is None else f"no answer since {since:%H:%M:%S}"
+
+    def show_reachability(self) -> None:
+        """Repaint the unreachable note (the desk's state changed)."""
+        self.query_one("#reachability", Static).update(self._reachability())
+        self.fit()
 
     def show_service(self) -> None:
         """Repaint the badge after the base URL changed."""

@@ -1,0 +1,41 @@
+"""Toasts never cover the service badge: below the header, three at most, repeats counted."""
+
+from __future__ import annotations
+
+import pytest
+from tui_helpers import screen_line, settle, sign_in, toasts
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_five_failed_sign_ins_leave_the_live_badge_whole(make_app) -> None:
+    import httpx
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection refused", request=request)
+
+    app = make_app(
+        sandbox=False, base_url="http://127.0.0.1:9", transport=httpx.MockTransport(refuse)
+    )
+    app.NOTIFICATION_TIMEOUT = 600
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        for n in range(5):
+            await sign_in(pilot, api_key="k", api_secret=f"s{n}")
+        await settle(pilot)
+        assert "LIVE 127.0.0.1:9" in screen_line(app, 0)
+        shown = toasts(app)
+        assert len(shown) == 1  # five identical failures, one toast
+        assert shown[0][0].endswith("×5")
+
+
+async def test_at_most_three_toasts_and_none_on_the_header_row(make_app) -> None:
+    app = make_app()
+    app.NOTIFICATION_TIMEOUT = 600
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        for n in range(5):
+            app.notify(f"message {n}", title=f"Title {n}")
+        await settle(pilot)
+        assert [title for title, _m, _s in toasts(app)] == ["Title 2", "Title 3", "Title 4"]
+        assert "SANDBOX" in screen_line(app, 0)
+        toast_rows = [y for y in range(24) if "Title" in screen_line(app, y)]
+        assert toast_rows and min(toast_rows) > 0
