@@ -107,6 +107,21 @@ class TourStep(BaseModel):
     expect: str | None = None
     explain: tuple[str, ...] = ()
 
+    @field_validator("do", mode="before")
+    @classmethod
+    def _known_action(cls, action: object) -> object:
+        if isinstance(action, str) and action not in Action.__members__.values():
+            raise ValueError(f"{action!r} is not an action; the actions: {', '.join(Action)}")
+        return action
+
+    @field_validator("seconds", mode="before")
+    @classmethod
+    def _clock_step(cls, seconds: object) -> object:
+        number = isinstance(seconds, int | float) and not isinstance(seconds, bool)
+        if number and not 0 < float(seconds) <= MAX_CLOCK_STEP:  # type: ignore[arg-type]
+            raise ValueError("a clock step is more than 0 seconds and at most 366 days")
+        return seconds
+
     @field_validator("user")
     @classmethod
     def _user_id(cls, user: str | None) -> str | None:
@@ -232,10 +247,15 @@ def _describe(error: ValidationError) -> str:
         message = message.replace("Value error, ", "")
     elif message.startswith("Value error, "):
         message = message.removeprefix("Value error, ")
-    if first.get("type") == "missing":
+    kind = first.get("type")
+    if kind == "missing":
         message = "required"
-    if first.get("type") == "extra_forbidden":
+    elif kind == "extra_forbidden":
         message = "not a field of a tour" if not where else "not a field of a step"
-    if fields and first.get("type") != "tour":
+    elif kind in {"model_type", "dict_type"}:
+        message = "must be a table ([[steps]] with say = ...)"
+    elif kind == "too_short" and fields == ["steps"]:
+        message = "a tour has at least one step"
+    if fields and kind != "tour":
         where.append(".".join(fields))
-    return ": ".join([*where, message])
+    return " ".join(": ".join([*where, message]).split())  # one line, always

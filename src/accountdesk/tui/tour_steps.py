@@ -9,6 +9,8 @@ raises :class:`StepNotPossible` with a sentence for the caption.
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.screen import Screen
 
 from accountdesk.core.tours import Action, TourStep
@@ -84,7 +86,7 @@ async def perform(driver: Driver, step: TourStep) -> None:
         await driver.back()
 
 
-async def _back_to(driver: Driver, screen_type: type[Screen[object]], missing: str) -> None:
+async def _back_to(driver: Driver, screen_type: type[Screen[Any]], missing: str) -> None:
     """Close the screens above the newest ``screen_type``; StepNotPossible when there is none."""
     app = driver.app
     if not any(isinstance(screen, screen_type) for screen in app.screen_stack):

@@ -82,8 +82,10 @@ Controls of the **sandbox** (never shown on a live service).
     ]
 
     def compose(self) -> ComposeResult:
+        desk = self.desk
+        where = "embedded (in-process)" if desk.embedded else desk.service_url
         with Vertical(id="sandbox-box") as box:
-            box.border_title = Text(f"Sandbox · {self.desk.service_url}")
+            box.border_title = Text(f"Sandbox · {where}")
             yield Static("Sandbox clock: reading…", id="sandbox-clock", markup=False)
             with Horizontal(id="clock-buttons"):
                 yield Button("+1 min", id="plus-1m", compact=True)
@@ -96,6 +98,12 @@ Controls of the **sandbox** (never shown on a live service).
                     compact=True,
                 )
                 yield Button("Reset sandbox", id="reset-sandbox", compact=True, variant="warning")
+            yield Static(
+                "Jobs finish within seconds · +5 min ends an MFA session · "
+                "+15 min lifts an AC-108 block",
+                id="sandbox-hint",
+                markup=False,
+            )
             yield Static("", id="sandbox-note", markup=False)
             yield Static("Scenario users", classes="panel-title")
             yield OptionList(Option("Loading…", disabled=True), id="sandbox-scenarios")
