@@ -15,7 +15,7 @@ from accountdesk.client import (
     MalformedResponseError,
     TransportError,
 )
-from accountdesk.client._redact import excerpt
+from accountdesk.client._redact import SecretRegistry, excerpt
 
 HTML = b"<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>"
 
@@ -202,7 +202,7 @@ def test_excerpt_of_a_long_body_never_shows_half_a_secret() -> None:
     # 3,990 blanks collapse to one; the cut at 4,000 bytes halves the token,
     # which then no exact match would find.
     body = b"oops" + b" " * 3990 + b"tok-abcdef-0123456789 more text"
-    text = excerpt(body, ["tok-abcdef-0123456789"])
+    text = excerpt(body, SecretRegistry("tok-abcdef-0123456789"))
     assert "tok-" not in text and text == "oops"
 
 

@@ -80,19 +80,106 @@ def test_filter_redacts_authorization_headers_and_token_fields() -> None:
     assert message.startswith("sent Authorization: ")
 
 
-def test_filter_hides_registered_and_extra_secrets_and_exception_text() -> None:
-    AccountDataClient("http://service.test", API_KEY, "registered-secret-42")
+def test_filter_hides_client_and_extra_secrets_and_exception_text() -> None:
+    client = AccountDataClient("http://service.test", API_KEY, "registered-secret-42")
     try:
         raise RuntimeError("boom registered-secret-42 and extra-secret-77")
     except RuntimeError:
         record = logging.LogRecord(
             "app", logging.ERROR, __file__, 1, "failed: registered-secret-42", None, sys.exc_info()
         )
-    RedactingFilter(secrets=["extra-secret-77"]).filter(record)
+    RedactingFilter(secrets=["extra-secret-77"], registries=[client.secret_registry]).filter(record)
     assert "registered-secret-42" not in record.getMessage()
     assert "registered-secret-42" not in record.exc_text
     assert "extra-secret-77" not in record.exc_text
     assert "RuntimeError" in record.exc_text
+
+
+def _record(message: str) -> logging.LogRecord:
+    return logging.LogRecord("app", logging.INFO, __file__, 1, message, None, None)
+
+
+def test_default_filter_covers_every_live_client() -> None:
+    client = AccountDataClient("http://service.test", API_KEY, "live-client-secret-1")
+    record = _record("echo live-client-secret-1")
+    RedactingFilter().filter(record)
+    assert record.getMessage() == f"echo {REDACTED}"
+    assert client.secret_registry  # kept alive until here
+
+
+def test_each_client_owns_its_registry() -> None:
+    first = AccountDataClient("http://service.test", API_KEY, "first-client-secret")
+    second = AccountDataClient("http://service.test", API_KEY, "second-client-secret")
+    record = _record("first-client-secret second-client-secret")
+    RedactingFilter(registries=[first.secret_registry]).filter(record)
+    assert record.getMessage() == f"{REDACTED} second-client-secret"
+    watching = RedactingFilter(registries=[])
+    watching.watch(second.secret_registry)
+    record = _record("first-client-secret second-client-secret")
+    watching.filter(record)
+    assert record.getMessage() == f"first-client-secret {REDACTED}"
+    assert "second-client-secret" not in repr(second.secret_registry)
+
+
+@pytest.mark.anyio
+async def test_registry_keeps_only_the_current_and_previous_token() -> None:
+    service = FakeService()
+    async with make_client(service) as client:
+        for _ in range(3):
+            await client.sign_in()
+    registry = client.secret_registry
+    tokens = [f"tok-abcdef-0123456789-{n}" for n in (1, 2, 3)]
+    assert registry.hide(tokens[0]) == tokens[0]  # dropped out after two renewals
+    assert registry.hide(tokens[1]) == REDACTED and registry.hide(tokens[2]) == REDACTED
+    assert registry.hide(API_SECRET) == REDACTED
+    assert len(registry) == 3  # the secret and two tokens, however long the session
+
+
+@pytest.mark.anyio
+async def test_short_secrets_do_not_mangle_messages() -> None:
+    # Issue: a one-character secret turned "attempt" into "attemp[REDACTED]".
+    record = _record("retry attempt 2 of 3")
+    RedactingFilter(secrets=["t"]).filter(record)
+    assert record.getMessage() == "retry attempt 2 of 3"
+
+    def api(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(400, json={"error": {"code": "AC-204", "message": "attempt"}})
+
+    service = FakeService(api)
+    transport = service.transport()
+    async with AccountDataClient(
+        "http://service.test", API_KEY, "t", transport=transport
+    ) as client:
+        with pytest.raises(Exception) as caught:
+            await client.get_account("user_good")
+    assert caught.value.message == "attempt"
+    assert client.secret_registry.hide("attempt") == "attempt"
+
+
+@pytest.mark.anyio
+async def test_short_secret_in_a_body_drops_the_excerpt() -> None:
+    service = FakeService(lambda request: httpx.Response(502, text="<html>key xyz</html>"))
+    async with AccountDataClient(
+        "http://service.test", API_KEY, "xyz", transport=service.transport(), max_attempts=1
+    ) as client:
+        with pytest.raises(MalformedResponseError) as caught:
+            await client.get_account("user_good")
+    assert caught.value.excerpt == "" and "xyz" not in str(caught.value)
+
+
+def test_filter_masks_account_numbers_in_messages_and_tracebacks() -> None:
+    try:
+        raise ValueError("account 4820193756 refused")
+    except ValueError:
+        record = logging.LogRecord(
+            "app", logging.ERROR, __file__, 1, "lookup %s", ("021000021",), sys.exc_info()
+        )
+    RedactingFilter(registries=[]).filter(record)
+    assert record.getMessage() == "lookup ••••21"
+    assert "4820193756" not in record.exc_text and "••••56" in record.exc_text
+    short = _record("job_12345 took 250 ms")
+    RedactingFilter(registries=[]).filter(short)
+    assert short.getMessage() == "job_12345 took 250 ms"  # five digits: not a number to hide
 
 
 def test_filter_is_attached_to_the_client_logger_and_works_on_handlers(caplog) -> None:

@@ -185,7 +185,9 @@ async def test_retry_after_seconds_is_honoured_and_capped() -> None:
     ]
     service = FakeService(failing_then(answers, httpx.Response(200, json=ACCOUNT)))
     sleeps = SleepRecorder()
-    async with make_client(service, sleep=sleeps, retry_after_cap=30.0) as client:
+    # A call deadline longer than the pauses (the default 25 s would end the call).
+    options = {"retry_after_cap": 30.0, "call_timeout": 60.0}
+    async with make_client(service, sleep=sleeps, **options) as client:
         await client.get_account("user_good")
     assert sleeps.delays == [1.5, 30.0]
 

@@ -293,20 +293,40 @@ async def test_bulk_transactions_parse(
 ) -> None:
     import threading
 
+    from accountdesk.client import _responses
     from accountdesk.client import client as client_module
 
     parsed_on: dict[str, bool] = {}
-    real_parse = client_module.parse_record
+    real_parse = _responses.parse_record
 
     def recording_parse(response, model, *args):
         parsed_on[model.__name__] = threading.current_thread() is threading.main_thread()
         return real_parse(response, model, *args)
 
     monkeypatch.setattr(client_module, "parse_record", recording_parse)
-    await client.get_account("user_bulk")
+    monkeypatch.setattr(_responses, "parse_record", recording_parse)
+    await client.get_account("user_good")
     transactions = await client.get_transactions("user_bulk")
     # The 14 MB list is parsed off the event loop; small records are not.
     assert parsed_on == {"TokenGrant": True, "Account": True, "Transactions": False}
     assert len(transactions) == 100_000
     dates = [t.date for t in transactions.transactions[:100]]
     assert dates == sorted(dates, reverse=True)  # newest first
+
+    columns = await client.get_transaction_columns("user_bulk")
+    # The same rows, the same values, whichever way they were read.
+    assert len(columns) == 100_000 and columns.user_id == "user_bulk"
+    assert columns.currency == transactions.currency
+    sample = range(0, 100_000, 997)
+    for index in sample:
+        row = transactions.transactions[index]
+        assert columns.transaction_ids[index] == row.transaction_id
+        assert columns.dates[index] == (row.date.isoformat() if row.date else "")
+        assert columns.amounts[index] == row.amount
+        assert columns.descriptions[index] == row.description
+        assert columns.categories[index] == (row.category or "")
+        assert columns.pending[index] is row.pending
+    assert all(
+        len(column) == 100_000
+        for column in (columns.dates, columns.amounts, columns.descriptions, columns.pending)
+    )

@@ -22,11 +22,21 @@ client records.
 from __future__ import annotations
 
 from ._backoff import MAX_RETRY_AFTER, exponential_backoff, parse_retry_after
+from ._columns import TransactionColumns
 from ._paths import identifier_problem
-from ._redact import REDACTED, RedactingFilter, redact, register_secret
+from ._redact import (
+    REDACTED,
+    RedactingFilter,
+    SecretRegistry,
+    live_registries,
+    redact,
+    register_secret,
+)
 from ._retry import RetryPolicy
+from ._sandbox import SandboxCatalogue, SandboxControl, SandboxCredential, ScenarioUser
 from ._sanitise import sanitise_text
 from ._urls import normalise_base_url
+from ._wire import ResponseTooLargeError
 from .client import AccountDataClient
 from .errors import (
     ERROR_CLASSES,
@@ -108,9 +118,16 @@ __all__ = [
     "NotAuthorizedError",
     "RedactingFilter",
     "RefreshUnavailableForManualUserError",
+    "ResponseTooLargeError",
     "RetryPolicy",
+    "SandboxCatalogue",
+    "SandboxControl",
+    "SandboxCredential",
+    "ScenarioUser",
+    "SecretRegistry",
     "TokenGrant",
     "Transaction",
+    "TransactionColumns",
     "TransactionDataUnavailableForManualUserError",
     "TransactionJobsUnavailableForManualUserError",
     "Transactions",
@@ -119,6 +136,7 @@ __all__ = [
     "error_class_for",
     "exponential_backoff",
     "identifier_problem",
+    "live_registries",
     "normalise_base_url",
     "parse_retry_after",
     "redact",

@@ -1,22 +1,24 @@
-"""Access tokens: fetched lazily, cached, renewed once at a time, replayed once.
+"""Access tokens: fetched lazily, cached, renewed ahead of expiry, one renewal at a time.
 
-:class:`TokenCache` owns the current token and the single-flight renewal;
-:class:`BearerAuth` is the httpx ``Auth`` flow that puts the token on every
-request and, when the service refuses it with 403 ``AC-001``, renews it once
-and replays the request once.
+:class:`TokenCache` owns the current token and the single-flight renewal.
+The token and the ``Authorization`` value are kept as ``SecretStr`` end to
+end; the plain text exists only inside the expression that puts it in a
+header. Every wait is bounded by the caller's :class:`Deadline`: waiting for
+another caller's renewal counts against one's own call, and the lock is
+never held past the renewing call's deadline.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncGenerator, Awaitable, Callable, Generator
+from collections.abc import Awaitable, Callable
 
-import httpx
+from pydantic import SecretStr
 
-from ._redact import LOGGER_NAME, register_secret
-from ._responses import service_code
-from .errors import AccountDataError, NotAuthorizedError
+from ._redact import LOGGER_NAME, SecretRegistry
+from ._wire import Deadline
+from .errors import AccountDataError, TransportError
 from .models import TokenGrant
 
 logger = logging.getLogger(LOGGER_NAME)
@@ -25,70 +27,68 @@ logger = logging.getLogger(LOGGER_NAME)
 RENEWAL_MARGIN_CAP = 60.0
 RENEWAL_MARGIN_SHARE = 0.1
 
+TokenFetch = Callable[[Deadline], Awaitable[TokenGrant]]
+
 
 class TokenCache:
     """The current access token and its renewal, one renewal at a time.
 
-    ``fetch`` performs ``POST /token`` and raises an
+    ``fetch`` performs ``POST /token`` within a deadline and raises an
     :class:`~accountdesk.client.AccountDataError` on failure; ``monotonic``
-    is the clock the expiry is measured on (injectable for tests).
+    is the clock the expiry is measured on (injectable for tests); each new
+    token goes into ``registry`` (the client's redaction registry).
 
     Concurrent callers share one renewal: they wait on one lock, and whoever
     gets it after a renewal finished takes that result (the new token or the
     same error) instead of asking again. So 200 concurrent first calls make
     one token request, and with a wrong secret they all fail on that one
-    ``AC-101``.
+    ``AC-101``; a token request that drips ends in one time-out for all.
     """
 
     def __init__(
-        self, fetch: Callable[[], Awaitable[TokenGrant]], monotonic: Callable[[], float]
+        self, fetch: TokenFetch, monotonic: Callable[[], float], registry: SecretRegistry
     ) -> None:
         self._fetch = fetch
         self._monotonic = monotonic
+        self._registry = registry
         self._lock = asyncio.Lock()
-        self._authorization: str | None = None  # "Bearer <token>"
-        self._token: str | None = None
+        self._authorization: SecretStr | None = None  # "Bearer <token>"
         self._renew_at: float | None = None
         self._finished = 0  # renewals that ended, with a token or an error
         self._failure: AccountDataError | None = None
-
-    @property
-    def token(self) -> str | None:
-        """The raw token, for redaction only; never log or display it."""
-        return self._token
 
     def _is_fresh(self) -> bool:
         if self._authorization is None:
             return False
         return self._renew_at is None or self._monotonic() < self._renew_at
 
-    async def authorization(self) -> str:
+    async def authorization(self, deadline: Deadline) -> SecretStr:
         """The ``Authorization`` header value, fetching or renewing the token if due."""
         if self._is_fresh():
             assert self._authorization is not None
             return self._authorization
         finished = self._finished
-        async with self._lock:
+        async with _Held(self._lock, deadline):
             if self._is_fresh():
                 assert self._authorization is not None
                 return self._authorization
             self._raise_shared_failure(finished)
-            return await self._renew_locked()
+            return await self._renew_locked(deadline)
 
-    async def renew(self, stale: str | None) -> str:
+    async def renew(self, stale: SecretStr | None, deadline: Deadline) -> SecretStr:
         """Replace the token ``stale`` (an ``Authorization`` value) unless already replaced."""
         finished = self._finished
-        async with self._lock:
+        async with _Held(self._lock, deadline):
             current = self._authorization
             if current is not None and current != stale and self._is_fresh():
                 return current
             self._raise_shared_failure(finished)
-            return await self._renew_locked()
+            return await self._renew_locked(deadline)
 
-    async def renew_now(self) -> str:
+    async def renew_now(self, deadline: Deadline) -> SecretStr:
         """Fetch a new token whatever the state of the current one (sign-in)."""
-        async with self._lock:
-            return await self._renew_locked()
+        async with _Held(self._lock, deadline):
+            return await self._renew_locked(deadline)
 
     def _raise_shared_failure(self, finished: int) -> None:
         # A renewal ended while we waited for the lock and it failed: share
@@ -97,25 +97,23 @@ class TokenCache:
         if self._finished != finished and self._failure is not None:
             raise self._failure
 
-    async def _renew_locked(self) -> str:
+    async def _renew_locked(self, deadline: Deadline) -> SecretStr:
         self._failure = None
         started = self._monotonic()
         try:
-            grant = await self._fetch()
+            grant = await self._fetch(deadline)
         except AccountDataError as exc:
             self._failure = exc
             self._finished += 1
             raise
         self._finished += 1
-        token = grant.access_token.get_secret_value()
-        register_secret(token)
+        self._registry.add_token(grant.access_token)
         scheme = grant.token_type.strip() or "Bearer"
         if scheme.lower() == "bearer":
             scheme = "Bearer"
-        self._token = token
-        self._authorization = f"{scheme} {token}"
+        self._authorization = SecretStr(f"{scheme} {grant.access_token.get_secret_value()}")
         lifetime = grant.expires_in
-        if lifetime is not None and lifetime > 0:
+        if lifetime is not None:
             margin = min(RENEWAL_MARGIN_CAP, RENEWAL_MARGIN_SHARE * lifetime)
             # Measured from before the request went out, so never late.
             self._renew_at = started + lifetime - margin
@@ -128,37 +126,26 @@ class TokenCache:
         return self._authorization
 
 
-class BearerAuth(httpx.Auth):
-    """httpx auth flow: bearer token on each request, one renewal and replay on AC-001."""
+class _Held:
+    """``async with``: the lock, acquired within the deadline, or a time-out error."""
 
-    # The flow reads a 403 body to tell AC-001 from other refusals.
-    requires_response_body = True
+    def __init__(self, lock: asyncio.Lock, deadline: Deadline) -> None:
+        self._lock = lock
+        self._deadline = deadline
 
-    def __init__(self, tokens: TokenCache) -> None:
-        self._tokens = tokens
+    async def __aenter__(self) -> None:
+        remaining = self._deadline.remaining()
+        try:
+            async with asyncio.timeout(max(remaining, 0.0)):
+                await self._lock.acquire()
+        except TimeoutError:
+            raise TransportError(
+                "timeout",
+                f"No access token within {self._deadline.total:g} s: "
+                "the token request did not finish in time.",
+                method="POST",
+                path="/token",
+            ) from None
 
-    def sync_auth_flow(
-        self, request: httpx.Request
-    ) -> Generator[httpx.Request, httpx.Response, None]:
-        raise RuntimeError("AccountDataClient is async only")
-
-    async def async_auth_flow(
-        self, request: httpx.Request
-    ) -> AsyncGenerator[httpx.Request, httpx.Response]:
-        authorization = await self._tokens.authorization()
-        request.headers["Authorization"] = authorization
-        response = yield request
-        if response.status_code != 403:
-            return
-        # Overriding async_auth_flow skips httpx's own read for
-        # requires_response_body, so read the (small) refusal here.
-        await response.aread()
-        if service_code(response) != NotAuthorizedError.code:
-            return
-        # The token may have expired early or been revoked; a refusal with a
-        # fresh token is final (no second replay, so no loop).
-        renewed = await self._tokens.renew(stale=authorization)
-        path = request.url.raw_path.decode("ascii", "replace")
-        logger.debug("%s %s refused with AC-001; replaying once", request.method, path)
-        request.headers["Authorization"] = renewed
-        yield request
+    async def __aexit__(self, *exc_info: object) -> None:
+        self._lock.release()

@@ -1,4 +1,4 @@
-"""Read an httpx response as a record or as the right error.
+"""Read an answer as a record or as the right error.
 
 Anything outside the contract's shape becomes :class:`MalformedResponseError`
 with a redacted excerpt; only a well-formed error envelope (``error.code``
@@ -9,9 +9,9 @@ The client never invents a service code.
 from __future__ import annotations
 
 import json
+import sys
 import time
-from collections.abc import Iterable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import httpx
 from pydantic import ValidationError
@@ -19,26 +19,42 @@ from pydantic import ValidationError
 from accountdesk.contract import CODE_PATTERN
 
 from ._backoff import parse_retry_after
-from ._redact import MIN_SECRET_LENGTH, excerpt, hide_secrets
+from ._gc import gc_paused
+from ._redact import SecretRegistry, excerpt
+from ._wire import cut_frames
 from .errors import MalformedResponseError, error_class_for
 from .models import ServiceModel
 
 ModelT = TypeVar("ModelT", bound=ServiceModel)
 
 
-def _malformed(
-    response: httpx.Response, problem: str, method: str, path: str, secrets: Iterable[str | None]
+class AnswerLike(Protocol):
+    """What is read from an answer: an ``Answer`` or an ``httpx.Response`` that was read."""
+
+    @property
+    def status_code(self) -> int: ...
+    @property
+    def headers(self) -> httpx.Headers: ...
+    @property
+    def content(self) -> bytes: ...
+    @property
+    def is_success(self) -> bool: ...
+
+
+def malformed(
+    answer: AnswerLike, problem: str, method: str, path: str, registry: SecretRegistry | None
 ) -> MalformedResponseError:
+    """The error for an answer that is not in the contract's shape, with an excerpt."""
     return MalformedResponseError(
-        response.status_code,
-        excerpt(response.content, secrets),
+        answer.status_code,
+        excerpt(answer.content, registry),
         problem=problem,
         method=method,
         path=path,
     )
 
 
-def _load_json(content: bytes) -> Any:
+def load_json(content: bytes) -> Any:
     """The decoded body; ValueError for anything that is not JSON."""
     try:
         return json.loads(content)
@@ -46,10 +62,10 @@ def _load_json(content: bytes) -> Any:
         raise ValueError("JSON nested too deeply") from None
 
 
-def service_code(response: httpx.Response) -> str | None:
+def service_code(answer: AnswerLike) -> str | None:
     """The ``AC-nnn`` code when the body is the service's error envelope, else None."""
     try:
-        body = _load_json(response.content)
+        body = load_json(answer.content)
     except ValueError:
         return None
     error = body.get("error") if isinstance(body, dict) else None
@@ -57,57 +73,97 @@ def service_code(response: httpx.Response) -> str | None:
     return code if isinstance(code, str) and CODE_PATTERN.match(code) else None
 
 
-def _content_kind(response: httpx.Response) -> str:
-    content_type = response.headers.get("Content-Type", "").split(";")[0].strip()
+def _content_kind(answer: AnswerLike) -> str:
+    content_type = answer.headers.get("Content-Type", "").split(";")[0].strip()
     return content_type or "no content type"
 
 
-def raise_for_error(
-    response: httpx.Response, method: str, path: str, secrets: Iterable[str | None]
-) -> None:
-    """Raise the error a non-2xx ``response`` stands for; return on 2xx."""
-    if response.is_success:
-        return
-    if not response.content:
-        raise _malformed(response, "empty body instead of an error envelope", method, path, secrets)
+def _envelope(answer: AnswerLike, registry: SecretRegistry | None) -> tuple[str, str] | str:
+    """(code, message) of an error envelope, or why the body is not one.
+
+    A function of its own so that the decoded body (which may echo a token)
+    is gone from the stack when the caller raises.
+    """
+    if not answer.content:
+        return "empty body instead of an error envelope"
     try:
-        body = _load_json(response.content)
+        body = load_json(answer.content)
     except ValueError:
-        problem = f"not JSON ({_content_kind(response)}) instead of an error envelope"
-        raise _malformed(response, problem, method, path, secrets) from None
+        return f"not JSON ({_content_kind(answer)}) instead of an error envelope"
     error = body.get("error") if isinstance(body, dict) else None
     if not isinstance(error, dict):
-        raise _malformed(response, "JSON without an error object", method, path, secrets)
+        return "JSON without an error object"
     code, message = error.get("code"), error.get("message")
     if not isinstance(code, str) or CODE_PATTERN.match(code) is None:
-        raise _malformed(response, "error object without an AC-nnn code", method, path, secrets)
+        return "error object without an AC-nnn code"
     if not isinstance(message, str):
-        raise _malformed(response, "error object without a message text", method, path, secrets)
+        return "error object without a message text"
     # A service that echoes the token or secret back must not put it in an
-    # exception's str (toasts, logs); catalogue texts hold no secret, so stay verbatim.
-    message = hide_secrets(message, (s for s in secrets if s and len(s) >= MIN_SECRET_LENGTH))
-    retry_after = parse_retry_after(response.headers.get("Retry-After"), time.time())
+    # exception's str (toasts, logs); catalogue texts hold no secret.
+    return code, registry.hide(message) if registry is not None else message
+
+
+def raise_for_error(
+    answer: AnswerLike, method: str, path: str, registry: SecretRegistry | None
+) -> None:
+    """Raise the error a non-2xx ``answer`` stands for; return on 2xx."""
+    if answer.is_success:
+        return
+    envelope = _envelope(answer, registry)
+    if isinstance(envelope, str):
+        raise malformed(answer, envelope, method, path, registry)
+    code, message = envelope
+    del envelope
+    retry_after = parse_retry_after(answer.headers.get("Retry-After"), time.time())
     raise error_class_for(code)(
-        response.status_code, code, message, method=method, path=path, retry_after=retry_after
+        answer.status_code, code, message, method=method, path=path, retry_after=retry_after
     )
 
 
+def describe_validation_error(exc: ValidationError, model: type[ServiceModel]) -> str:
+    """``not a Balance record (balance.available: amount out of range)``."""
+    # hide_input_in_errors and include_input=False keep the body's values out.
+    first = exc.errors(include_url=False, include_input=False)[0]
+    label = _snake(model.__name__)
+    where = ".".join([label, *(str(part) for part in first.get("loc", ()))])
+    return f"not a {model.__name__} record ({where}: {first.get('msg', 'invalid')})"
+
+
+def _snake(name: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")
+
+
 def parse_record(
-    response: httpx.Response,
+    answer: AnswerLike,
     model: type[ModelT],
     method: str,
     path: str,
-    secrets: Iterable[str | None],
+    registry: SecretRegistry | None,
 ) -> ModelT:
-    """The record of a 2xx ``response``; any non-conforming body is malformed."""
-    if not response.content:
+    """The record of a 2xx ``answer``; any non-conforming body is malformed."""
+    if not answer.content:
         problem = f"empty body instead of a {model.__name__} record"
-        raise _malformed(response, problem, method, path, secrets)
+        raise malformed(answer, problem, method, path, registry)
     try:
-        return model.from_json(response.content)
+        return model.from_json(answer.content)
     except ValidationError as exc:
-        # hide_input_in_errors keeps the body's values out of the message.
-        first = exc.errors(include_url=False, include_input=False)[0]
-        where = ".".join(str(part) for part in first.get("loc", ())) or "body"
-        problem = f"not a {model.__name__} record ({where}: {first.get('msg', 'invalid')})"
-        raise _malformed(response, problem, method, path, secrets) from None
+        problem = describe_validation_error(exc, model)
+        raise malformed(answer, problem, method, path, registry) from None
+    except BaseException as exc:
+        # A bug below this frame: the frames of the parser hold the raw body
+        # (the token answer, account numbers) in their locals.
+        cut_frames(exc, sys.exc_info()[2])
+        raise
+
+
+def parse_large(
+    answer: AnswerLike,
+    model: type[ModelT],
+    method: str,
+    path: str,
+    registry: SecretRegistry,
+) -> ModelT:
+    # A worker thread: the collector would otherwise walk the growing heap
+    # of records again and again while they are built.
+    with gc_paused():
+        return parse_record(answer, model, method, path, registry)

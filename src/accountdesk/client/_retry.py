@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import httpx
 
 from ._backoff import MAX_RETRY_AFTER, exponential_backoff, parse_retry_after
-from ._responses import service_code
+from ._responses import AnswerLike, service_code
 
 __all__ = [
     "MAX_RETRY_AFTER",
@@ -67,7 +67,11 @@ class RetryPolicy:
             return True
         return method.upper() in _IDEMPOTENT and isinstance(exc, _MAYBE_SENT)
 
-    def retries_response(self, method: str, response: httpx.Response) -> bool:
+    def retries_timeout(self, method: str) -> bool:
+        """Whether a request that got no complete answer in time may be sent again."""
+        return method.upper() in _IDEMPOTENT
+
+    def retries_response(self, method: str, response: AnswerLike) -> bool:
         """Whether ``response`` is a transient failure worth another attempt."""
         if method.upper() not in _IDEMPOTENT:
             return False
@@ -84,7 +88,7 @@ class RetryPolicy:
             retry, base=self.backoff_base, cap=self.backoff_cap, rng=self.rng
         )
 
-    def delay(self, retry: int, response: httpx.Response | None, now: float) -> float:
+    def delay(self, retry: int, response: AnswerLike | None, now: float) -> float:
         """Delay before retry ``retry``: the server's ``Retry-After`` if any, else backoff."""
         if response is not None:
             asked = parse_retry_after(response.headers.get("Retry-After"), now)

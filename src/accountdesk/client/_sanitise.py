@@ -46,6 +46,10 @@ _TABLE = _build_table()
 
 def has_unsafe_characters(text: str) -> bool:
     """Whether :func:`sanitise_text` would change ``text``."""
+    if text.isascii():
+        # ASCII is printable exactly from 0x20 to 0x7E: two C loops, several
+        # times faster than the regex on a 100,000-row column.
+        return not text.isprintable()
     return _UNSAFE.search(text) is not None
 
 

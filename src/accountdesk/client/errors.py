@@ -17,6 +17,9 @@ One base class, :class:`AccountDataError`, with four kinds below it:
 deadline passes.
 
 Every error has a short ``title`` (a toast title) and a human ``detail``.
+Text that came from the service (an error message, a body excerpt, an httpx
+error text that may quote server bytes) is sanitised and bounded here, as it
+enters: a toast can show it as it is.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from accountdesk.contract import ERRORS, ErrorFamily
+
+from ._sanitise import service_text
 
 if TYPE_CHECKING:
     from .models import Job
@@ -87,11 +92,11 @@ class ApiError(AccountDataError):
     ) -> None:
         self.status = status
         self.code = code
-        self.message = message
+        self.message = service_text(message)
         self.retry_after = retry_after
         spec = ERRORS.get(code)
         self.family = spec.family if spec is not None else ErrorFamily.OTHER
-        super().__init__(message, method=method, path=path, title=f"{code} {self.summary}")
+        super().__init__(self.message, method=method, path=path, title=f"{code} {self.summary}")
 
     def __str__(self) -> str:  # "AC-112 (409) <the message>"
         return f"{self.code} ({self.status}) {self.message}"
@@ -255,7 +260,7 @@ class MalformedResponseError(AccountDataError):
 
     ``status`` is the HTTP status (None when the body could not be decoded at
     transport level) and ``excerpt`` at most 200 characters of the body with
-    credentials and account-number-like runs redacted.
+    credentials and account-number-like runs redacted, made inert.
     """
 
     title = "Unexpected answer from the service"
@@ -264,8 +269,9 @@ class MalformedResponseError(AccountDataError):
         self, status: int | None, excerpt: str, *, problem: str, method: str = "", path: str = ""
     ) -> None:
         self.status = status
-        self.excerpt = excerpt
-        self.problem = problem
+        self.excerpt = service_text(excerpt, 200)
+        self.problem = service_text(problem, 500)
+        excerpt, problem = self.excerpt, self.problem
         where = f"{method} {path}".strip() or "The request"
         status_text = f"HTTP {status}" if status is not None else "an unreadable answer"
         detail = f"{where} got {status_text}: {problem}."
@@ -277,7 +283,8 @@ class MalformedResponseError(AccountDataError):
 class TransportError(AccountDataError):
     """No answer from the service: refused, reset, timed out, name not resolved.
 
-    ``reason`` is ``"connect"``, ``"timeout"`` or ``"network"``.
+    ``reason`` is ``"connect"``, ``"timeout"`` or ``"network"``. The detail
+    may quote httpx's text, hence server bytes: it is sanitised and bounded.
     """
 
     _TITLES: ClassVar[dict[str, str]] = {
@@ -289,7 +296,7 @@ class TransportError(AccountDataError):
     def __init__(self, reason: str, detail: str, *, method: str = "", path: str = "") -> None:
         self.reason = reason
         super().__init__(
-            detail,
+            service_text(detail, 1000),
             method=method,
             path=path,
             title=self._TITLES.get(reason, "Connection to the service failed"),

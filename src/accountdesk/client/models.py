@@ -2,22 +2,32 @@
 
 The contract shows no payloads, so these models follow the sandbox's wire
 format (see the README, "Wire format") and stay lenient: unknown fields are
-kept (``model_extra``), most fields are optional, and ``raw`` returns the
-payload exactly as received. Account and routing numbers are ``SecretStr`` so
-a repr, a log line or a snapshot never shows them.
+kept (``model_extra``), most fields are optional. Account and routing
+numbers are ``SecretStr`` so a repr, a log line or a snapshot never shows
+them.
+
+Service data is made safe here, once, as it enters: every declared text
+field is sanitised and bounded (``ServiceText``), identifiers that go back
+into paths are refused when unusable (``ServiceId``), amounts and counts are
+bounded (see ``_bounds``). What is *not* made safe: ``raw`` (the payload
+exactly as the server sent it) and ``model_extra`` (fields the models do not
+declare). Pass anything from those through
+:func:`~accountdesk.client.sanitise_text` before showing it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-from decimal import Decimal
 from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SecretStr
 
 # Re-exported: the client's users import them from here.
 from accountdesk.contract.jobs import TERMINAL_STATUSES, JobKind, JobStatus
+
+from ._bounds import MAX_ATTEMPTS_REMAINING, MAX_LIST_ITEMS, MAX_TOKEN_LIFETIME
+from ._fields import Amount, ServiceId, ServiceSecret, ServiceText, TextList
 
 __all__ = [
     "TERMINAL_STATUSES",
@@ -54,7 +64,7 @@ class ServiceModel(BaseModel):
 
     @property
     def raw(self) -> Any:
-        """The payload as the server sent it (decoded JSON), secrets included.
+        """The payload as the server sent it (decoded JSON): secrets included, not sanitised.
 
         Decoded on demand: a 100,000-row transaction list is kept as bytes,
         not as a second tree of dicts.
@@ -74,22 +84,23 @@ class TokenGrant(ServiceModel):
     """Answer of ``POST /token``."""
 
     access_token: SecretStr
-    token_type: str = "Bearer"
-    expires_in: float | None = None
+    token_type: ServiceText = "Bearer"
+    #: Seconds; more than 0 and at most a year, or None when not announced.
+    expires_in: float | None = Field(default=None, gt=0, le=MAX_TOKEN_LIFETIME, allow_inf_nan=False)
 
 
 class Account(ServiceModel):
     """A user's account record (``GET /accounts/{user_id}``)."""
 
-    user_id: str
-    link_type: str = "fi"  # "fi" or "manual"; other values are passed through
-    institution_name: str | None = None
-    account_name: str | None = None
-    account_type: str | None = None
-    account_number: SecretStr | None = None
-    account_number_masked: str | None = None
-    routing_number: SecretStr | None = None
-    currency: str | None = None
+    user_id: ServiceId
+    link_type: ServiceText = "fi"  # "fi" or "manual"; other values are passed through
+    institution_name: ServiceText | None = None
+    account_name: ServiceText | None = None
+    account_type: ServiceText | None = None
+    account_number: ServiceSecret | None = None
+    account_number_masked: ServiceText | None = None
+    routing_number: ServiceSecret | None = None
+    currency: ServiceText | None = None
 
     @property
     def is_manually_linked(self) -> bool:
@@ -120,19 +131,19 @@ def mask_number(number: SecretStr | None, visible: int = 4) -> str:
 class Balance(ServiceModel):
     """``GET /accounts/{user_id}/balance``."""
 
-    user_id: str | None = None
-    currency: str | None = None
-    available: Decimal | None = None
-    current: Decimal | None = None
+    user_id: ServiceId | None = None
+    currency: ServiceText | None = None
+    available: Amount | None = None
+    current: Amount | None = None
     as_of: dt.datetime | None = None
 
 
 class MfaChallenge(ServiceModel):
     """The MFA session a job waits on."""
 
-    question: str = ""
+    question: ServiceText = ""
     expires_at: dt.datetime | None = None
-    attempts_remaining: int | None = None
+    attempts_remaining: int | None = Field(default=None, ge=0, le=MAX_ATTEMPTS_REMAINING)
 
 
 class JobError(ServiceModel):
@@ -142,8 +153,8 @@ class JobError(ServiceModel):
     user lifts.
     """
 
-    code: str | None = None
-    message: str | None = None
+    code: ServiceText | None = None
+    message: ServiceText | None = None
     blocked_until: dt.datetime | None = None
 
 
@@ -156,10 +167,10 @@ class Job(ServiceModel):
     them rather than failing).
     """
 
-    job_id: str
-    user_id: str | None = None
-    kind: JobKind | str | None = Field(default=None, union_mode="left_to_right")
-    status: JobStatus | str = Field(default=JobStatus.PENDING, union_mode="left_to_right")
+    job_id: ServiceId
+    user_id: ServiceId | None = None
+    kind: JobKind | ServiceText | None = Field(default=None, union_mode="left_to_right")
+    status: JobStatus | ServiceText = Field(default=JobStatus.PENDING, union_mode="left_to_right")
     created_at: dt.datetime | None = None
     updated_at: dt.datetime | None = None
     completed_at: dt.datetime | None = None
@@ -176,11 +187,11 @@ class Job(ServiceModel):
 
 
 class Address(ServiceModel):
-    street: str | None = None
-    city: str | None = None
-    region: str | None = None
-    postal_code: str | None = None
-    country: str | None = None
+    street: ServiceText | None = None
+    city: ServiceText | None = None
+    region: ServiceText | None = None
+    postal_code: ServiceText | None = None
+    country: ServiceText | None = None
 
     def one_line(self) -> str:
         parts = (self.street, self.city, self.region, self.postal_code, self.country)
@@ -190,27 +201,29 @@ class Address(ServiceModel):
 class Identity(ServiceModel):
     """``GET /accounts/{user_id}/identity``: who owns the account."""
 
-    user_id: str | None = None
-    names: list[str] = Field(default_factory=list)
-    emails: list[str] = Field(default_factory=list)
-    phone_numbers: list[str] = Field(default_factory=list)
-    addresses: list[Address] = Field(default_factory=list)
+    user_id: ServiceId | None = None
+    names: TextList = Field(default_factory=list)
+    emails: TextList = Field(default_factory=list)
+    phone_numbers: TextList = Field(default_factory=list)
+    addresses: list[Address] = Field(default_factory=list, max_length=MAX_LIST_ITEMS)
 
 
 class Transaction(ServiceModel):
-    transaction_id: str
+    """One transaction; ``amount`` is negative for a debit."""
+
+    transaction_id: ServiceId
     date: dt.date | None = None
-    amount: Decimal
-    description: str = ""
-    category: str | None = None
+    amount: Amount
+    description: ServiceText = ""
+    category: ServiceText | None = None
     pending: bool = False
 
 
 class Transactions(ServiceModel):
     """``GET /accounts/{user_id}/transactions``: the full list, newest first."""
 
-    user_id: str | None = None
-    currency: str | None = None
+    user_id: ServiceId | None = None
+    currency: ServiceText | None = None
     transactions: list[Transaction] = Field(default_factory=list)
 
     def __len__(self) -> int:

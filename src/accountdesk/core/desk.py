@@ -294,6 +294,20 @@ class Desk:
         self.listener.jobs_changed()
         return tracked
 
+    def clear_finished_jobs(self) -> int:
+        """Forget every finished (or gone) job of this service; how many."""
+        tracker = self.tracker
+        done = [job.key for job in tracker.jobs if not job.is_pollable and not job.given_up]
+        cleared = tracker.forget(done)
+        if cleared:
+            tracker.save()
+            self.listener.jobs_changed()
+        return cleared
+
+    def unfinished_jobs(self) -> int:
+        """Jobs still being polled (what quitting or signing out would leave behind)."""
+        return len(self.tracker.pollable()) if self.signed_in else 0
+
     # -- remembering ----------------------------------------------------------------
 
     def remember_theme(self, theme: str) -> bool:

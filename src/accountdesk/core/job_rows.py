@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .formatting import describe_age
 from .jobs import TrackedJob
 
-__all__ = ["COLUMNS", "JobRow", "job_details", "job_row"]
+__all__ = ["COLUMNS", "JobRow", "block_text", "job_details", "job_note", "job_row", "matches"]
 
 #: (key, label) of the jobs table's columns, in order.
 COLUMNS: tuple[tuple[str, str], ...] = (
@@ -38,8 +38,12 @@ class JobRow:
     gone: bool
 
 
+def _error_text(job: TrackedJob) -> str:
+    return " ".join(part for part in (job.last_error_code, job.last_error_message) if part)
+
+
 def job_note(job: TrackedJob, *, stale: bool) -> str:
-    """Short text for the note column; the details line says the rest."""
+    """Text for the note column (cut to its width on screen); the details line says it all."""
     if job.gone:
         return f"gone ({job.last_error_code or 'unknown'})"
     parts = []
@@ -47,9 +51,26 @@ def job_note(job: TrackedJob, *, stale: bool) -> str:
         parts.append("not polled")
     if stale:
         parts.append("stale")
-    if job.last_error_code or job.last_error_message:
+    if job.is_failed:
+        parts.append(_error_text(job))  # why it failed: code and the service's words
+    elif job.last_error_code or job.last_error_message:
         parts.append(job.last_error_code or job.last_error_message or "")
-    return " · ".join(parts)
+    return " · ".join(part for part in parts if part)
+
+
+def block_text(job: TrackedJob) -> str | None:
+    """For an AC-108 failure: when the block lifts, where the service said so."""
+    if job.last_error_code != "AC-108":
+        return None
+    if job.blocked_until is None:
+        return "block lifts later: try again later"
+    return f"block lifts at {job.blocked_until:%H:%M:%S %Z}".rstrip()
+
+
+def matches(job: TrackedJob, query: str) -> bool:
+    """Every word of ``query`` is in the job's user, kind or status (case-insensitive)."""
+    haystack = f"{job.user_id} {job.kind} {job.status} {job.job_id}".casefold()
+    return all(word in haystack for word in query.casefold().split())
 
 
 def job_row(job: TrackedJob, now: dt.datetime, *, stale: bool) -> JobRow:
@@ -73,8 +94,10 @@ def job_details(job: TrackedJob) -> list[tuple[str, str]]:
         ("created", job.created_at.strftime("%Y-%m-%d %H:%M:%S %Z")),
     ]
     if job.last_error_code or job.last_error_message:
-        error = " ".join(part for part in (job.last_error_code, job.last_error_message) if part)
-        details.append(("last error", error))
+        details.append(("error" if job.is_failed else "last error", _error_text(job)))
+    block = block_text(job)
+    if block is not None:
+        details.append(("", block))
     if job.mfa is not None and job.mfa.attempts_remaining is not None:
         details.append(("MFA attempts left", str(job.mfa.attempts_remaining)))
     return details

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -43,6 +43,7 @@ from .messages import (
     ErrorRecorded,
     JobsChanged,
     MfaNeeded,
+    OpenAccount,
     OpenMfaDialog,
     ReachabilityChanged,
     RedrawToasts,
@@ -251,8 +252,44 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
 
         self.switch_screen(LookupScreen())
 
-    async def on_sign_out_requested(self, message: SignOutRequested) -> None:
-        await self.sign_out()
+    def on_sign_out_requested(self, message: SignOutRequested) -> None:
+        self._unless_jobs_run("Sign out", self.sign_out)
+
+    def on_open_account(self, message: OpenAccount) -> None:
+        from .screens.account import AccountScreen
+
+        self.push_screen(AccountScreen(message.user_id))
+
+    async def action_quit(self) -> None:
+        """Quit; with unfinished jobs, ask first (they are polled again next time)."""
+
+        async def leave() -> None:
+            self.exit()
+
+        self._unless_jobs_run("Quit", leave)
+
+    def _unless_jobs_run(self, what: str, then: Callable[[], Awaitable[None]]) -> None:
+        """Run ``then`` now when no job is unfinished; otherwise only if the user says so."""
+        from .screens.confirm import ConfirmDialog
+
+        running = self.desk.unfinished_jobs()
+        if not running:
+            self.call_later(then)
+            return
+        if any(isinstance(screen, ConfirmDialog) for screen in self.screen_stack):
+            return
+        noun = "job is" if running == 1 else "jobs are"
+        question = f"{running} {noun} still running. {what} anyway?"
+        detail = (
+            "They stay tracked: the next sign-in on this service polls them again. "
+            "A job that waits for MFA may expire meanwhile."
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.call_later(then)
+
+        self.push_screen(ConfirmDialog(question, detail, what), callback=answered)
 
     def on_open_mfa_dialog(self, message: OpenMfaDialog) -> None:
         self.open_mfa_dialog(message.key)

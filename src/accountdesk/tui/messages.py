@@ -22,6 +22,7 @@ __all__ = [
     "ErrorRecorded",
     "JobsChanged",
     "MfaNeeded",
+    "OpenAccount",
     "OpenMfaDialog",
     "ReachabilityChanged",
     "RedrawToasts",
@@ -56,6 +57,14 @@ class SignedIn(Message):
 
 class SignOutRequested(Message):
     """A screen asks the app to sign out."""
+
+
+class OpenAccount(Message):
+    """A screen asks the app to open a user's account."""
+
+    def __init__(self, user_id: str) -> None:
+        super().__init__()
+        self.user_id = user_id
 
 
 class OpenMfaDialog(Message):

@@ -13,15 +13,16 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 
-from accountdesk.core.job_rows import COLUMNS, JobRow, job_details, job_row
+from accountdesk.core.job_rows import COLUMNS, JobRow, job_details, job_row, matches
 from accountdesk.core.jobs import TrackedJob
 from accountdesk.core.poller import PollerState
 from accountdesk.tui.base import DeskScreen
-from accountdesk.tui.messages import OpenMfaDialog
+from accountdesk.tui.messages import OpenAccount, OpenMfaDialog
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
@@ -66,13 +67,30 @@ before the previous one finished. When polling fails, the error is shown once
 and the row is marked **stale** while polls back off (up to 30 s). Jobs the
 service no longer knows (`AC-109`) are marked **gone** and not polled again.
 
-- `m` or Enter on a job waiting for MFA: answer the challenge.
-- `p` pauses or resumes polling; `r` polls every unfinished job now.
+A failed job shows its code and the service's message on its row and, whole,
+in the line under the table; an `AC-108` block says when it lifts when the
+service tells (the sandbox does).
+
+- Enter on a job: its user's account, or the MFA dialog when it waits for MFA.
+- `m`: answer MFA; `c`: clear finished jobs; `/`: filter by user, kind or
+  status (all words must match; Enter applies, Escape clears).
+- `p` pauses or resumes polling; `r` polls every unfinished job now (jobs
+  no longer polled after 30 minutes too).
 - Escape goes back.
 """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("m", "answer_mfa", "Answer MFA", id="answer_mfa"),
+        Binding(
+            "c", "clear_finished", "Clear done", id="clear_finished", tooltip="Forget finished jobs"
+        ),
+        Binding(
+            "slash",
+            "focus_filter",
+            "Filter",
+            id="focus_jobs_filter",
+            tooltip="Filter by user or status",
+        ),
         Binding("p", "pause_polling", "Pause/resume", id="pause_polling"),
         Binding("r", "poll_now", "Poll now", id="poll_now"),
         Binding("escape", "back", "Back", id="back"),
@@ -85,6 +103,9 @@ service no longer knows (`AC-109`) are marked **gone** and not polled again.
     def compose(self) -> ComposeResult:
         yield AppHeader("Jobs")
         yield Static(id="jobs-status")
+        yield Input(
+            placeholder="Filter by user, kind or status  ( / )", id="jobs-filter", compact=True
+        )
         table: DataTable[Text] = DataTable(id="jobs-table", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static(id="job-details")
@@ -111,7 +132,9 @@ service no longer knows (`AC-109`) are marked **gone** and not polled again.
         desk = self.desk
         tracker, poller, now = desk.tracker, desk.poller, desk.now()
         table: DataTable[Text] = self.query_one(DataTable)
-        rows = [job_row(job, now, stale=poller.is_stale(job, now)) for job in tracker.jobs]
+        query = self.query_one("#jobs-filter", Input).value
+        shown = [job for job in tracker.jobs if matches(job, query)]
+        rows = [job_row(job, now, stale=poller.is_stale(job, now)) for job in shown]
         if [row.key for row in rows] == [key.value for key in table.rows]:
             # The same jobs in the same order (the usual tick): update in place,
             # so the cursor and scroll position stay exactly where they were.
@@ -131,7 +154,13 @@ service no longer knows (`AC-109`) are marked **gone** and not polled again.
             if selected is not None and selected in table.rows:
                 table.move_cursor(row=table.get_row_index(selected), animate=False)
         self._shown = {row.key: row for row in rows}
-        self.query_one("#jobs-empty").display = not rows
+        empty = self.query_one("#jobs-empty", Static)
+        empty.update(
+            "No jobs yet: start a balance refresh, identity or transactions job from an account."
+            if not len(tracker)
+            else f"No job matches “{query}”."
+        )
+        empty.display = not rows
         table.display = bool(rows)
         self._draw_status()
         self._draw_details()
@@ -164,7 +193,7 @@ service no longer knows (`AC-109`) are marked **gone** and not polled again.
             return
         text = Text()
         for index, (label, value) in enumerate(job_details(job)):
-            text.append(("  " if index else "") + label + " ", style="dim")
+            text.append(("  " if index else "") + (label + " " if label else ""), style="dim")
             text.append(value, style="magenta" if label.startswith("MFA") else "")
         details.update(text)
 
@@ -187,12 +216,37 @@ service no longer knows (`AC-109`) are marked **gone** and not polled again.
         self._draw_details()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        """Enter: answer MFA when the job waits for it, else show its details."""
+        """Enter: answer MFA when the job waits for it, else open its user's account."""
         job = self.selected_job
-        if job is not None and job.needs_mfa:
+        if job is None:
+            return
+        if job.needs_mfa:
             self.post_message(OpenMfaDialog(job.key))
         else:
-            self._draw_details()
+            self.post_message(OpenAccount(job.user_id))
+
+    # -- the filter ------------------------------------------------------------
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#jobs-filter", Input).focus()
+
+    @on(Input.Submitted, "#jobs-filter")
+    def _filter_submitted(self) -> None:
+        self.refresh_jobs()
+        self.query_one(DataTable).focus()
+
+    @on(Input.Changed, "#jobs-filter")
+    def _filter_typed(self) -> None:
+        self.refresh_jobs()
+
+    def on_key(self, event: events.Key) -> None:
+        # Escape in the filter clears it and leaves it; elsewhere it goes back.
+        field = self.query_one("#jobs-filter", Input)
+        if event.key == "escape" and self.focused is field:
+            event.stop()
+            event.prevent_default()
+            field.value = ""
+            self.query_one(DataTable).focus()
 
     # -- actions -------------------------------------------------------------
 
@@ -205,6 +259,14 @@ service no longer knows (`AC-109`) are marked **gone** and not polled again.
             self.notify("No job is waiting for MFA.", severity="warning")
             return
         self.post_message(OpenMfaDialog(job.key))
+
+    def action_clear_finished(self) -> None:
+        cleared = self.desk.clear_finished_jobs()
+        self.notify(
+            f"Cleared {cleared} finished {'job' if cleared == 1 else 'jobs'}."
+            if cleared
+            else "No finished job to clear."
+        )
 
     def action_pause_polling(self) -> None:
         poller = self.desk.poller

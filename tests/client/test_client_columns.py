@@ -1,0 +1,131 @@
+"""get_transaction_columns: the model's rules, column by column, and the first bad row named."""
+
+from __future__ import annotations
+
+import json
+import threading
+from decimal import Decimal
+from typing import Any
+
+import httpx
+import pytest
+from client_fakes import FakeService, make_client
+
+from accountdesk.client import MalformedResponseError, TransactionColumns, Transactions
+from accountdesk.client import _columns as columns_module
+
+pytestmark = pytest.mark.anyio
+
+
+def _row(n: int, **fields: Any) -> dict[str, Any]:
+    base = {
+        "transaction_id": f"txn_{n:06d}",
+        "date": "2026-03-01",
+        "amount": "-12.34",
+        "description": "Coffee",
+        "category": "food",
+        "pending": False,
+    }
+    return {**base, **fields}
+
+
+def _body(*rows: dict[str, Any], **top: Any) -> dict[str, Any]:
+    return {"user_id": "user_good", "currency": "USD", "transactions": list(rows), **top}
+
+
+async def _columns(body: Any) -> TransactionColumns:
+    content = body if isinstance(body, bytes) else json.dumps(body).encode()
+    service = FakeService(lambda request: httpx.Response(200, content=content))
+    async with make_client(service) as client:
+        return await client.get_transaction_columns("user_good")
+
+
+async def test_columns_hold_each_field_in_row_order() -> None:
+    columns = await _columns(
+        _body(
+            _row(1, pending=True),
+            _row(2, date=None, category=None, amount=7),
+            _row(3, amount=0.1, description="Café \x1b[2J"),
+        )
+    )
+    assert len(columns) == 3 and (columns.user_id, columns.currency) == ("user_good", "USD")
+    assert columns.transaction_ids == ["txn_000001", "txn_000002", "txn_000003"]
+    assert columns.dates == ["2026-03-01", "", "2026-03-01"]
+    assert columns.amounts == [Decimal("-12.34"), Decimal(7), Decimal("0.1")]
+    assert columns.descriptions == ["Coffee", "Coffee", "Café ␛[2J"]
+    assert columns.categories == ["food", "", "food"]
+    assert columns.pending == [True, False, False]
+    assert "txn_" not in repr(columns)  # a short repr for 100,000 rows
+
+
+async def test_missing_optional_fields_take_the_models_defaults() -> None:
+    columns = await _columns(_body({"transaction_id": "t1", "amount": "1"}))
+    model = Transactions.model_validate(_body({"transaction_id": "t1", "amount": "1"}))
+    row = model.transactions[0]
+    assert columns.descriptions == [row.description] and columns.pending == [row.pending]
+    assert columns.categories == [""] and columns.dates == [""]
+
+
+async def test_long_text_is_bounded_like_the_model() -> None:
+    columns = await _columns(_body(_row(1, description="d" * 5000)))
+    assert len(columns.descriptions[0]) == 2000 and columns.descriptions[0].endswith("…")
+
+
+@pytest.mark.parametrize(
+    ("row", "where"),
+    [
+        (_row(1, amount="1e3000000"), "transactions.transactions.1.amount: amount out of range"),
+        (_row(1, amount=None), "transactions.transactions.1.amount"),
+        (_row(1, amount=True), "transactions.transactions.1.amount"),
+        (_row(1, transaction_id="j" * 257), "transactions.transactions.1.transaction_id"),
+        (_row(1, transaction_id="t\x1b[2J"), "transactions.transactions.1.transaction_id"),
+        (_row(1, transaction_id="🙂" * 200), "transactions.transactions.1.transaction_id"),
+        (_row(1, transaction_id=""), "transactions.transactions.1.transaction_id"),
+        (_row(1, transaction_id=5), "transactions.transactions.1.transaction_id: not a string"),
+        (_row(1, date="2026-02-30"), "transactions.transactions.1.date"),
+        (_row(1, date="20260301"), "transactions.transactions.1.date"),
+        (_row(1, description=None), "transactions.transactions.1.description"),
+        (_row(1, category=3), "transactions.transactions.1.category"),
+        (_row(1, pending="maybe"), "transactions.transactions.1.pending"),
+        ("not a row", "transactions.transactions.1: not an object"),
+    ],
+)
+async def test_the_first_bad_row_is_named(row: Any, where: str) -> None:
+    with pytest.raises(MalformedResponseError) as caught:
+        await _columns(_body(_row(0), row, _row(2, amount="1e3000000")))
+    assert where in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        (b"[]", "not a JSON object"),
+        (b"{", "not JSON"),
+        (b'{"transactions": {}}', "transactions.transactions: not a list"),
+        (b'{"transactions": [{"transaction_id": "t", "amount": NaN}]}', "not a number JSON"),
+        (b'{"user_id": "..", "transactions": []}', "transactions.user_id"),
+    ],
+)
+async def test_bodies_that_are_not_transaction_lists(body: bytes, where: str) -> None:
+    with pytest.raises(MalformedResponseError) as caught:
+        await _columns(body)
+    assert where in str(caught.value)
+
+
+async def test_large_bodies_are_parsed_off_the_loop_with_the_collector_paused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gc
+
+    seen: list[tuple[bool, bool]] = []
+    real = columns_module.parse_transaction_columns
+
+    def recording(content: bytes) -> TransactionColumns:
+        seen.append((threading.current_thread() is threading.main_thread(), gc.isenabled()))
+        return real(content)
+
+    monkeypatch.setattr(columns_module, "parse_transaction_columns", recording)
+    rows = [_row(n) for n in range(6000)]  # over 512 KB
+    columns = await _columns(_body(*rows))
+    assert len(columns) == 6000
+    assert seen == [(False, False)] and gc.isenabled()
