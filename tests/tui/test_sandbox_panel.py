@@ -66,8 +66,13 @@ async def click(pilot: Any, button_id: str) -> None:
 async def test_embedded_sandbox_clock_reset_and_scenarios(make_app: Any, sandbox_app: Any) -> None:
     app = make_app()
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        assert "Sandbox panel" in palette_titles(app)  # even before sign-in: it is embedded
+        # Its calls go through the signed-in client: offered once signed in.
+        await pilot.press("f4")
+        await pilot.pause()
+        assert not isinstance(app.screen, SandboxPanel)
+        assert "Sandbox panel" not in palette_titles(app)
         await sign_in(pilot)
+        assert "Sandbox panel" in palette_titles(app)
         await open_panel(pilot)
         assert clock_line(app) == "Sandbox clock: 2026-11-20 09:30:00 UTC"
         scenarios = app.screen.query_one("#sandbox-scenarios", OptionList)
@@ -97,6 +102,7 @@ async def test_a_typed_amount_is_checked_before_anything_is_sent(
 ) -> None:
     app = make_app()
     async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await sign_in(pilot)
         await open_panel(pilot)
         for typed in ("soon", "400d"):
             app.screen.query_one("#clock-step", Input).value = typed
@@ -159,7 +165,7 @@ async def test_a_sandbox_over_http_gets_the_panel_after_sign_in(
 
 
 @pytest.mark.loopback
-async def test_a_sandbox_that_refuses_control_says_so(make_app: Any) -> None:
+async def test_a_guarded_sandbox_refuses_control_without_its_token(make_app: Any) -> None:
     # A shared sandbox served beyond loopback wants a control token (AC-903).
     guarded = create_app(clock=FrozenClock(FROZEN_NOW), control_token="t" * 32)
     with serve_app(guarded) as url:
@@ -177,6 +183,20 @@ async def test_a_sandbox_that_refuses_control_says_so(make_app: Any) -> None:
             assert "AC-903 · 403" in toast_titles(app)  # the one failure path
             assert note(app).startswith("The sandbox refused: AC-903")
             assert app.desk.error_log.records[-1].code == "AC-903"
+        # With the token in the settings (config file or environment), it obeys.
+        app = make_app(
+            sandbox=False,
+            base_url=url,
+            transport=None,
+            api_key="sandbox_key",
+            api_secret="sandbox_secret",
+            sandbox_control_token="t" * 32,
+        )
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await sign_in(pilot)
+            await open_panel(pilot)
+            await click(pilot, "plus-5m")
+            assert clock_line(app).endswith("09:35:00 UTC") and not app.desk.error_log.records
 
 
 def _live(request: httpx.Request) -> httpx.Response:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     import httpx
     from pydantic import SecretStr
 
-    from accountdesk.client import AccountDataClient, AccountDataError, Job
+    from accountdesk.client import AccountDataClient, AccountDataError, Job, SandboxControl
 
 __all__ = ["Desk", "DeskListener", "NullListener"]
 
@@ -216,28 +216,30 @@ class Desk:
             self._scenarios = await self.connection.scenarios()
         return list(self._scenarios)
 
-    # Sandbox control: the sandbox's own endpoints, outside the contract. Each
-    # tells ``sandbox_time_listeners`` the sandbox's time (a demo's app clock
-    # follows it, so MFA countdowns and job ages move with the sandbox).
+    # Sandbox control: the sandbox's own endpoints, outside the contract,
+    # through the signed-in client (its token picks a trainee's own world on
+    # a multi-tenant sandbox; ``sandbox_control_token`` is sent when set, for
+    # a sandbox served beyond loopback). Each tells ``sandbox_time_listeners``
+    # the sandbox's time: a demo's app clock follows it, so MFA countdowns
+    # and job ages move with the sandbox. The client's errors on failure;
+    # RuntimeError before sign-in.
+
+    def _sandbox(self) -> SandboxControl:
+        return self.client.sandbox_control(self.settings.sandbox_control_token)
 
     async def sandbox_clock(self) -> dt.datetime:
-        """The sandbox's time (the client's errors when it cannot be read)."""
-        from . import sandbox_control
-
-        return self._saw_sandbox_time(await sandbox_control.read_clock(self.connection))
+        """The sandbox's time."""
+        return self._saw_sandbox_time(await self._sandbox().clock())
 
     async def advance_sandbox_clock(self, seconds: float) -> dt.datetime:
         """Move the sandbox's clock forward (expire an MFA session, lift a block, finish jobs)."""
-        from . import sandbox_control
-
-        moved = await sandbox_control.advance_clock(self.connection, seconds)
-        return self._saw_sandbox_time(moved)
+        return self._saw_sandbox_time(await self._sandbox().advance_clock(seconds))
 
     async def reset_sandbox(self) -> dt.datetime:
-        """Clear the sandbox's jobs, MFA sessions and blocks and rewind its clock; its new time."""
-        from . import sandbox_control
-
-        return self._saw_sandbox_time(await sandbox_control.reset(self.connection))
+        """Clear the sandbox's jobs, MFA sessions and blocks (its clock rewinds); its new time."""
+        sandbox = self._sandbox()
+        await sandbox.reset()
+        return self._saw_sandbox_time(await sandbox.clock())
 
     def _saw_sandbox_time(self, now: dt.datetime) -> dt.datetime:
         for listener in self.sandbox_time_listeners:

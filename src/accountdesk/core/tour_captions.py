@@ -17,7 +17,7 @@ from enum import StrEnum
 
 from accountdesk.contract import ERRORS
 
-from .sandbox_control import describe_step
+from .clock_steps import describe_step
 from .tours import Tour, TourStep
 
 __all__ = [

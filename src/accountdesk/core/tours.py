@@ -40,7 +40,7 @@ from pydantic_core import PydanticCustomError
 from accountdesk.contract import ERRORS
 from accountdesk.contract.identifiers import sandbox_user_id_problem
 
-from .sandbox_control import MAX_CLOCK_STEP
+from .clock_steps import MAX_CLOCK_STEP
 
 __all__ = [
     "Action",

@@ -9,8 +9,10 @@
   decides whether a press is the tour's; when it is not (no tour, a dialog
   without a caption, an input that needs the key), the binding steps aside
   and the key reaches the screen as if it were not bound;
-- F4 and a palette command for the sandbox panel, on a sandbox only (the
-  embedded one, or one known over HTTP after sign-in), never on a live service;
+- F4 and a palette command for the sandbox panel, once signed in to a sandbox
+  (the embedded one, or one known over HTTP), never on a live service: its
+  calls go through the signed-in client, whose token picks a trainee's own
+  world on a multi-tenant sandbox;
 - ``tour.tcss`` among the app's own stylesheets: the caption panel may sit on
   any screen, and under a caption the MFA dialog is tightened to fit 80x24.
 """
@@ -80,14 +82,19 @@ class DemoHost(App[None]):
 
         if isinstance(self.screen, SandboxPanel):
             self.screen.dismiss()
-        elif desk_of(self).is_sandbox:
+        elif _sandbox_panel_offered(self):
             self.push_screen(SandboxPanel())
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        if desk_of(self).is_sandbox:
+        if _sandbox_panel_offered(self):
             yield SystemCommand(
                 "Sandbox panel",
                 "The sandbox's clock (+1, +5, +15 min), reset and scenarios (F4)",
                 self.action_sandbox_panel,
             )
+
+
+def _sandbox_panel_offered(app: App[None]) -> bool:
+    desk = desk_of(app)
+    return desk.is_sandbox and desk.signed_in

@@ -243,8 +243,11 @@ class TourRunner:
             self._take_focus()
 
     async def _read_sandbox_clock(self) -> dt.datetime | None:
+        desk = desk_of(self.app)
+        if not desk.signed_in:  # the sandbox is asked through the signed-in client
+            return None
         try:
-            return await desk_of(self.app).sandbox_clock()
+            return await desk.sandbox_clock()
         except AccountDataError as error:
             log.warning("tour: the sandbox clock could not be read: %s", error)
             return None

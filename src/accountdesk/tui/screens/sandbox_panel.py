@@ -1,7 +1,9 @@
 """The sandbox panel (F4, or "Sandbox panel" in the palette): the sandbox's clock and state.
 
-On a sandbox only (the embedded one, or ``accountdesk sandbox`` reached over
-HTTP, known after sign-in): the app never offers it on a live service.
+Once signed in to a sandbox (the embedded one, or ``accountdesk sandbox``
+reached over HTTP): the app never offers it on a live service. Its calls go
+through the signed-in client (on a multi-tenant sandbox, the trainee's own
+world).
 
 - The sandbox's clock, and buttons that move it +1, +5 or +15 minutes, or
   by an amount typed as ``90``, ``90s``, ``5m`` or ``2h``: expire an MFA
@@ -31,9 +33,9 @@ from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from accountdesk.client import AccountDataError
+from accountdesk.core.clock_steps import describe_step, parse_clock_step
 from accountdesk.core.connection import ScenarioUser
 from accountdesk.core.formatting import format_time
-from accountdesk.core.sandbox_control import describe_step, parse_clock_step
 from accountdesk.tui.base import DeskModal
 from accountdesk.tui.messages import ServiceFailed
 from accountdesk.tui.resources import styles_path
