@@ -313,8 +313,9 @@ async def test_unknown_route_and_wrong_method(http: httpx.AsyncClient) -> None:
     for path in (
         "/",
         "/nope",
-        "/docs",
-        "/openapi.json",
+        "/docs/",
+        "/redoc",
+        "/openapi.json/",
         "/token/",
         "/accounts",
         "/accounts/user_good/nope",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 
@@ -9,7 +10,7 @@ import httpx
 import pytest
 from sandbox_helpers import BASE_URL, START, bearer
 
-from accountdesk.sandbox import FrozenClock, create_app
+from accountdesk.sandbox import SCENARIO_USERS, FrozenClock, create_app, records
 
 pytestmark = pytest.mark.anyio
 
@@ -46,3 +47,45 @@ async def test_transactions_are_the_same_in_every_sandbox_on_the_same_day() -> N
     first, _ = await _transactions(seed=1, user_id="user_good")
     other, _ = await _transactions(seed=2, user_id="user_good")
     assert other == first and len(json.loads(first)["transactions"]) == 60
+
+
+async def test_user_bulk_can_be_made_bigger_or_smaller() -> None:
+    app = create_app(clock=FrozenClock(START), ids=1, bulk_transactions=1_234)
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url=BASE_URL) as http:
+        headers = await bearer(http)
+        rows = (await http.get("/accounts/user_bulk/transactions", headers=headers)).json()
+        users = (await http.get("/_sandbox/scenarios")).json()["users"]
+    assert len(rows["transactions"]) == 1_234
+    assert {"user_id": "user_bulk", "summary": "linked; 1,234 transactions"} in users
+    for bad in (0, -1, 10_000_001, True, 5.0):
+        with pytest.raises((TypeError, ValueError)):
+            create_app(bulk_transactions=bad)
+
+
+def test_transactions_are_serialised_in_batches_byte_for_byte(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One json.dumps of 100,000 rows is one C call that holds the GIL for a
+    # second: the embedded transport's thread would freeze the caller's loop
+    # anyway. Batches let the interpreter switch threads between them.
+    scenario = dataclasses.replace(SCENARIO_USERS["user_bulk"], transaction_count=2_500)
+    whole = json.dumps(
+        {
+            "user_id": "user_bulk",
+            "currency": "USD",
+            "transactions": records._transactions(scenario, START.date()),
+        },
+        separators=(",", ":"),
+        ensure_ascii=False,
+    ).encode()
+    largest: list[int] = []
+    dumps = json.dumps
+
+    def counting_dumps(value: object, **options: object) -> str:
+        rows = value.get("transactions", []) if isinstance(value, dict) else value
+        largest.append(len(rows) if isinstance(rows, list) else 1)
+        return dumps(value, **options)
+
+    monkeypatch.setattr(records.json, "dumps", counting_dumps)
+    assert records.transactions_json(scenario, START.date()) == whole
+    assert max(largest) <= records.ROWS_PER_DUMPS < 2_500

@@ -107,3 +107,10 @@ def test_loopback_hosts() -> None:
 def test_a_short_control_token_is_refused() -> None:
     with pytest.raises(ValueError):
         create_app(control_token="short")
+
+
+def test_serve_passes_the_sandbox_options_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    app = _served(monkeypatch, "127.0.0.1", tenants=True, max_tenants=7, bulk_transactions=10)
+    engine = app.state.engine
+    assert engine.tenants is not None and engine.tenants.max_tenants == 7
+    assert engine.scenarios["user_bulk"].transaction_count == 10

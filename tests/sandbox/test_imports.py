@@ -34,6 +34,9 @@ print(",".join(third_party))
         "accountdesk.sandbox.tokens",
         "accountdesk.sandbox.tenants",
         "accountdesk.sandbox.middleware",
+        "accountdesk.sandbox.openapi",
+        "accountdesk.sandbox.openapi_schemas",
+        "accountdesk.sandbox.docs_page",
     ],
 )
 def test_domain_modules_import_only_the_standard_library(module: str) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import Checkbox, Static
-from tui_helpers import open_account, settle, sign_in, toasts, widget_text
+from tui_helpers import not_a_sandbox, open_account, settle, sign_in, toasts, widget_text
 
 from accountdesk.tui.screens.account import AccountScreen
 from accountdesk.tui.screens.lookup import LookupScreen
@@ -25,6 +25,8 @@ class CrashingClient:
 
     async def sign_in(self) -> None:
         pass
+
+    sandbox_control = staticmethod(not_a_sandbox)
 
     async def aclose(self) -> None:
         pass

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
-from tui_helpers import settle, sign_in, toasts
+from tui_helpers import not_a_sandbox, settle, sign_in, toasts
 
 from accountdesk.client import AccountDataError, FiConnectionError, Job
 from accountdesk.tui.screens.jobs import JobsScreen
@@ -43,6 +43,8 @@ class ScriptedClient:
 
     async def sign_in(self) -> None:
         pass
+
+    sandbox_control = staticmethod(not_a_sandbox)
 
     async def aclose(self) -> None:
         pass

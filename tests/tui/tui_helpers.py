@@ -130,3 +130,15 @@ def screen_text(app: Any) -> str:
 def screen_line(app: Any, y: int) -> str:
     """The text the terminal shows on row ``y`` of the current screen (as composited)."""
     return app.screen._compositor.render_strips()[y].text
+
+
+class NotASandbox:
+    """What a live service's control endpoints give: no catalogue (for fake clients)."""
+
+    async def scenarios(self) -> None:
+        return None
+
+
+def not_a_sandbox(control_token: Any = None) -> NotASandbox:
+    """``sandbox_control`` for fake clients standing in for a live service."""
+    return NotASandbox()

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -20,17 +19,9 @@ if TYPE_CHECKING:
 
     from accountdesk.client import AccountDataClient
 
-__all__ = ["ClientFactory", "ScenarioUser", "ServiceConnection", "build_embedded_transport"]
+__all__ = ["ClientFactory", "ServiceConnection", "WatchedTransport", "build_embedded_transport"]
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class ScenarioUser:
-    """One user of the sandbox's scenario catalogue."""
-
-    user_id: str
-    summary: str
 
 
 #: How the embedded sandbox is addressed (no socket behind it).
@@ -198,36 +189,3 @@ class ServiceConnection:
             client_options=self._client_options,
             watch=self._watch,
         )
-
-    async def scenarios(self) -> list[ScenarioUser]:
-        """The sandbox's scenario users; [] when the service offers none (a live service).
-
-        The list is a demo convenience, so every failure is an empty list and
-        a log line, never an exception for the UI.
-        """
-        import httpx
-
-        try:
-            async with httpx.AsyncClient(
-                base_url=self.url, transport=await self.transport(), timeout=5.0
-            ) as http:
-                response = await http.get("/_sandbox/scenarios")
-            users = response.json().get("users", []) if response.status_code == 200 else []
-        except (httpx.HTTPError, ValueError, AttributeError) as error:
-            log.warning("scenario catalogue unavailable: %s", error)
-            return []
-        return [
-            ScenarioUser(str(user["user_id"]), str(user.get("summary", "")))
-            for user in users
-            if isinstance(user, dict) and "user_id" in user
-        ]
-
-    async def advance_clock(self, seconds: float) -> None:
-        """Move the sandbox's clock forward (its control endpoint)."""
-        import httpx
-
-        async with httpx.AsyncClient(
-            base_url=self.url, transport=await self.transport(), timeout=5.0
-        ) as http:
-            response = await http.post("/_sandbox/clock/advance", json={"seconds": seconds})
-            response.raise_for_status()

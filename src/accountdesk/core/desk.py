@@ -15,7 +15,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .connection import ClientFactory, ScenarioUser, ServiceConnection
+from .connection import ClientFactory, ServiceConnection
 from .errors import ErrorLog, ErrorRecord, InternalError
 from .jobs import JobTracker, TrackedJob, job_key
 from .notices import Notice, job_ended, job_given_up, store_problem
@@ -30,7 +30,13 @@ if TYPE_CHECKING:
     import httpx
     from pydantic import SecretStr
 
-    from accountdesk.client import AccountDataClient, AccountDataError, Job, SandboxControl
+    from accountdesk.client import (
+        AccountDataClient,
+        AccountDataError,
+        Job,
+        SandboxControl,
+        ScenarioUser,
+    )
 
 __all__ = ["Desk", "DeskListener", "NullListener"]
 
@@ -128,7 +134,7 @@ class Desk:
         self.scheduler = scheduler
 
     def _client_options(self) -> dict[str, Any]:
-        return {}
+        return {"max_response_bytes": self.settings.max_response_bytes}
 
     # -- where we are ----------------------------------------------------------
 
@@ -179,11 +185,16 @@ class Desk:
 
     async def sign_in(self, api_key: str, api_secret: SecretStr) -> None:
         """Sign in (raises the client's errors), then load and start polling this service's jobs."""
+        from accountdesk.client import register_secret
+
+        # What was typed is hidden in the log even if the service refuses it
+        # (the client's own registry goes with the client).
+        register_secret(api_secret)
         client = await self.connection.sign_in(api_key, api_secret)
+        self._client = client
         # A sandbox over HTTP (a trainer's `accountdesk sandbox`) says so here;
         # a live service answers 404 and stays live.
-        self._scenarios = await self.connection.scenarios()
-        self._client = client
+        self._scenarios = await self._read_scenarios()
         self.signed_in_as = api_key
         log.info("signed in with key %s on %s", api_key, self.service_key)
         self._tracker = None  # reload: another app may have saved since
@@ -210,36 +221,45 @@ class Desk:
         await self.sign_out()
         await self.connection.aclose()
 
+    @property
+    def sandbox_control(self) -> SandboxControl:
+        """The sandbox's control endpoints, through the signed-in client."""
+        token = self.settings.sandbox_control_token
+        return self.client.sandbox_control(token)
+
+    async def _read_scenarios(self) -> list[ScenarioUser]:
+        from accountdesk.client import AccountDataError
+
+        try:
+            catalogue = await self.sandbox_control.scenarios()
+        except AccountDataError as error:  # a demo convenience: never a failure of sign-in
+            log.warning("scenario catalogue unavailable: %s", error.title)
+            return []
+        return list(catalogue.users) if catalogue is not None else []
+
     async def scenarios(self) -> list[ScenarioUser]:
-        """The sandbox's scenario users ([] on a live service)."""
-        if not self._scenarios and self.embedded:
-            self._scenarios = await self.connection.scenarios()
+        """The sandbox's scenario users, as read at sign-in ([] on a live service)."""
         return list(self._scenarios)
 
-    # Sandbox control: the sandbox's own endpoints, outside the contract,
-    # through the signed-in client (its token picks a trainee's own world on
-    # a multi-tenant sandbox; ``sandbox_control_token`` is sent when set, for
-    # a sandbox served beyond loopback). Each tells ``sandbox_time_listeners``
-    # the sandbox's time: a demo's app clock follows it, so MFA countdowns
-    # and job ages move with the sandbox. The client's errors on failure;
-    # RuntimeError before sign-in.
-
-    def _sandbox(self) -> SandboxControl:
-        return self.client.sandbox_control(self.settings.sandbox_control_token)
-
-    async def sandbox_clock(self) -> dt.datetime:
-        """The sandbox's time."""
-        return self._saw_sandbox_time(await self._sandbox().clock())
+    # Sandbox control (the sandbox's own endpoints, outside the contract)
+    # through ``sandbox_control``: the signed-in client's token picks a
+    # trainee's own world on a multi-tenant sandbox. Each call tells
+    # ``sandbox_time_listeners`` the sandbox's time: a demo's app clock
+    # follows it, so MFA countdowns and job ages move with the sandbox.
 
     async def advance_sandbox_clock(self, seconds: float) -> dt.datetime:
         """Move the sandbox's clock forward (expire an MFA session, lift a block, finish jobs)."""
-        return self._saw_sandbox_time(await self._sandbox().advance_clock(seconds))
+        return self._saw_sandbox_time(await self.sandbox_control.advance_clock(seconds))
+
+    async def sandbox_clock(self) -> dt.datetime:
+        """The sandbox's clock now."""
+        return self._saw_sandbox_time(await self.sandbox_control.clock())
 
     async def reset_sandbox(self) -> dt.datetime:
-        """Clear the sandbox's jobs, MFA sessions and blocks (its clock rewinds); its new time."""
-        sandbox = self._sandbox()
-        await sandbox.reset()
-        return self._saw_sandbox_time(await sandbox.clock())
+        """Forget the sandbox's jobs, MFA sessions and blocks (its clock rewinds); its new time."""
+        control = self.sandbox_control
+        await control.reset()
+        return self._saw_sandbox_time(await control.clock())
 
     def _saw_sandbox_time(self, now: dt.datetime) -> dt.datetime:
         for listener in self.sandbox_time_listeners:

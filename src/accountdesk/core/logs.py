@@ -75,13 +75,19 @@ def install_file_logging(
     except OSError:
         return None
     handler.setFormatter(_SafeFormatter(_FORMAT))
-    handler.addFilter(RedactingFilter(secrets=secrets))  # type: ignore[arg-type]
+    # Default registries: every live client's secret and tokens, plus what the
+    # app registered (a secret typed at sign-in, even a refused one).
+    handler.addFilter(RedactingFilter(secrets=[s for s in secrets if isinstance(s, str)]))
     logger.addHandler(handler)
     return handler
 
 
 def remove_file_logging(handler: logging.Handler | None) -> None:
+    """Undo :func:`install_file_logging` (and let records climb again, as before it)."""
     if handler is None:
         return
-    logging.getLogger(ROOT_LOGGER).removeHandler(handler)
+    logger = logging.getLogger(ROOT_LOGGER)
+    logger.removeHandler(handler)
     handler.close()
+    if not any(isinstance(h, logging.FileHandler) for h in logger.handlers):
+        logger.propagate = True

@@ -1,31 +1,43 @@
 """The sandbox: a stateful, time-controllable fake of the Account Data Service.
 
 ``create_app()`` builds the ASGI app (FastAPI); ``serve()`` runs it with
-uvicorn. Importing this package, :mod:`.clock`, :mod:`.scenarios` or
-:mod:`.engine` does not import the web framework: only :mod:`.api` does, and
-it is imported when an app is created. Behaviour and wire format: README,
-"The sandbox".
+uvicorn; ``embedded_transport()`` serves it in-process on a thread of its own;
+``openapi_document()`` describes it. Importing this package, or any module but
+:mod:`.api` and :mod:`.embedded`, imports neither the web framework nor
+httpx. Behaviour and wire format: README, "The sandbox" (and
+``notes/sandbox.md`` until merged).
 
 Decisions beyond the README (the contract leaves them "not shown"):
 
 - Identity and transactions reads answer data whether or not a job ran;
   transaction dates count back from the day the sandbox started.
-- The MFA block (``AC-108``) only refuses balance refreshes, the one
-  endpoint the contract lets answer it; it lifts on the sandbox clock.
+- MFA: the budget of 3 wrong answers is the user's, across all their jobs.
+  When it runs out the user is blocked for ``block_seconds``: every job of
+  that user waiting for MFA fails with ``AC-108`` (its error carries
+  ``blocked_until``), a right answer on any job fails that job too, and
+  refresh answers 429 ``AC-108`` with ``Retry-After`` (the only endpoint
+  the contract lets answer it). A right answer, or the block lifting,
+  refills the budget.
 - ``POST .../mfa/{job_id}`` on a job not waiting for MFA (running, done,
   expired) answers 200 with the job unchanged; ``AC-110`` is only the
   resolve endpoint's. Resolve with no recorded answer: 400 ``AC-100``. An
   answer must be a non-blank string of at most 256 characters.
-- Another user's job id is an unknown job (``AC-109``) for this user.
+- Another user's job id is an unknown job (``AC-109``) for this user, on
+  resolve too (table 7.2 lists no code for it there).
 - An empty id segment (``/accounts//balance``) is a blank id: 400 ``AC-100``.
 - Framework answers: unknown route 404 ``AC-904``, wrong method 405
-  ``AC-905`` (with ``Allow``), validation 400 ``AC-100``, crash 500
-  ``AC-950``. ``/docs`` and ``/openapi.json`` are off (404 ``AC-904``); no
-  trailing-slash redirects.
-- Control endpoints answer ``GET /_sandbox/scenarios`` -> the catalogue,
-  ``POST /_sandbox/reset`` -> ``{"reset": true}``,
-  ``POST /_sandbox/clock/advance`` -> ``{"now": iso}``; a bad ``seconds``
-  is 400 ``AC-100`` with the body-shaped text.
+  ``AC-905`` (with ``Allow``), validation 400 ``AC-100``, body over 64 KiB
+  413 ``AC-913``, crash 500 ``AC-950``. No trailing-slash redirects.
+- The clock moves at most 366 days a step and 100 years in all; durations
+  are at most 366 days; so no time arithmetic can leave the calendar.
+- Control endpoints: ``GET /_sandbox/scenarios``, ``POST /_sandbox/reset``
+  (forgets jobs, MFA sessions and blocks, rewinds the clock, keeps tokens),
+  ``GET /_sandbox/clock`` and ``POST /_sandbox/clock/advance`` (both
+  ``{"now": iso}``). They act on the world of the bearer token given, or the
+  shared world; beyond loopback, acting on the shared world needs the
+  control token (403 ``AC-903``).
+- Tenants (``tenants=True``): a world per ``trainee_<name>`` key (429
+  ``AC-929`` past ``max_tenants``).
 """
 
 from __future__ import annotations
@@ -50,6 +62,7 @@ __all__ = [
     "create_app",
     "embedded_transport",
     "is_loopback_host",
+    "openapi_document",
     "serve",
 ]
 
@@ -113,6 +126,18 @@ def embedded_transport(**create_app_kwargs: Any) -> EmbeddedTransport:
     from .embedded import EmbeddedTransport
 
     return EmbeddedTransport(create_app(**create_app_kwargs))
+
+
+def openapi_document() -> dict[str, Any]:
+    """The OpenAPI 3.1 document of the contract and the sandbox's wire format.
+
+    Generated from :mod:`accountdesk.contract`; the sandbox serves it at
+    ``/openapi.json`` (and as a page at ``/docs``). Standard library only:
+    the CLI can print it for import into Postman or Posting.
+    """
+    from .openapi import openapi_document as build
+
+    return build()
 
 
 def is_loopback_host(host: str) -> bool:

@@ -4,43 +4,53 @@ Thin on purpose: each handler reads the bearer token, the path parameters
 and (where one is taken) the JSON body, calls one engine operation and
 answers its record. Bodies are parsed by hand, not by FastAPI's validation, so
 that a bad body is an ``AC-100`` in the contract's envelope and never a 422.
+Routes are plain Starlette routes bound to the engine: the handlers take only
+the request, so FastAPI's per-request dependency solving would buy nothing
+(and cost a fifth of the sandbox's time per request).
 
 Answers the framework would make itself are wrapped in the envelope too:
 
 - unknown route: 404 ``AC-904``; known route, wrong method: 405 ``AC-905``;
-- validation failure: 400 ``AC-100`` (with the endpoint's text);
-- unhandled crash: 500 ``AC-950`` (:class:`~.middleware.CrashEnvelope`);
-- a body over 64 KiB: 413 ``AC-913`` (:class:`~.middleware.BodyLimit`).
+- validation failure (a FastAPI route added later): 400 ``AC-100``;
+- unhandled crash: 500 ``AC-950``; a body over 64 KiB: 413 ``AC-913``
+  (:class:`~.middleware.SandboxGuard`).
 
-The interactive docs and ``/openapi.json`` are switched off: the request
-bodies are not declared to FastAPI, so the schema would be misleading. They
-answer 404 ``AC-904`` like any unknown route. Trailing-slash redirects are off
-too (``/token/`` is an unknown route, not a 307).
+FastAPI's own docs and schema are switched off (the request bodies are not
+declared to FastAPI, so its schema would be misleading): ``/openapi.json`` is
+the document generated from the contract (:mod:`.openapi`) and ``/docs`` a
+self-contained page of it (:mod:`.docs_page`). Trailing-slash redirects are
+off (``/token/`` is an unknown route, not a 307).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, cast
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
 
 from accountdesk.contract import ALL_ENDPOINTS, Endpoint
 from accountdesk.contract import endpoints as ep
 
 from .clock import wire_time
+from .docs_page import CONTENT_SECURITY_POLICY, docs_html
 from .engine import BODY_TEXT_ENDPOINT, SandboxEngine, SandboxError
 from .errors import spec_of
-from .middleware import BodyLimit, CrashEnvelope, RawPathRouting, segment_value
+from .middleware import SandboxGuard, segment_value
+from .openapi import openapi_document
 from .scenarios import catalogue
+
+__all__ = ["CONTROL_TOKEN_HEADER", "build_app"]
 
 #: The header that carries the control token (``serve`` on a non-loopback host).
 CONTROL_TOKEN_HEADER = "x-sandbox-control-token"
 
-__all__ = ["build_app"]
+Handler = Callable[[Request], Awaitable[Response]]
 
 
 def _bearer(request: Request) -> str | None:
@@ -68,10 +78,6 @@ def _field(body: Any, name: str) -> Any:
     return body.get(name) if isinstance(body, dict) else None
 
 
-def _engine(request: Request) -> SandboxEngine:
-    return cast(SandboxEngine, request.app.state.engine)
-
-
 def _control_token(request: Request) -> str | None:
     return request.headers.get(CONTROL_TOKEN_HEADER)
 
@@ -97,104 +103,119 @@ def _endpoint_of(request: Request) -> Endpoint:
 # -- handlers -------------------------------------------------------------------
 
 
-async def issue_token(request: Request) -> Response:
-    body = await _json_body(request)
-    grant = _engine(request).issue_token(_field(body, "api_key"), _field(body, "api_secret"))
-    return JSONResponse(grant)
+def _contract_handlers(engine: SandboxEngine) -> dict[Endpoint, Handler]:
+    """One handler per contract endpoint, bound to ``engine``."""
+
+    async def issue_token(request: Request) -> Response:
+        body = await _json_body(request)
+        grant = engine.issue_token(_field(body, "api_key"), _field(body, "api_secret"))
+        return JSONResponse(grant)
+
+    async def get_account(request: Request) -> Response:
+        return JSONResponse(engine.get_account(_bearer(request), _param(request, "user_id")))
+
+    async def get_balance(request: Request) -> Response:
+        return JSONResponse(engine.get_balance(_bearer(request), _param(request, "user_id")))
+
+    async def refresh_balance(request: Request) -> Response:
+        job = engine.refresh_balance(_bearer(request), _param(request, "user_id"))
+        return JSONResponse(job, status_code=202)
+
+    async def submit_mfa(request: Request) -> Response:
+        body = await _json_body(request)
+        job = engine.submit_mfa(
+            _bearer(request),
+            _param(request, "user_id"),
+            _param(request, "job_id"),
+            _field(body, "answer"),
+        )
+        return JSONResponse(job)
+
+    async def resolve_mfa(request: Request) -> Response:
+        job = engine.resolve_mfa(
+            _bearer(request), _param(request, "user_id"), _param(request, "job_id")
+        )
+        return JSONResponse(job)
+
+    async def start_identity(request: Request) -> Response:
+        job = engine.start_identity(_bearer(request), _param(request, "user_id"))
+        return JSONResponse(job, status_code=202)
+
+    async def get_identity(request: Request) -> Response:
+        return JSONResponse(engine.get_identity(_bearer(request), _param(request, "user_id")))
+
+    async def start_transactions(request: Request) -> Response:
+        job = engine.start_transactions(_bearer(request), _param(request, "user_id"))
+        return JSONResponse(job, status_code=202)
+
+    async def get_transactions(request: Request) -> Response:
+        # Cached JSON bytes: 100,000 rows are not re-serialised on every read.
+        payload = engine.get_transactions(_bearer(request), _param(request, "user_id"))
+        return Response(payload, media_type="application/json")
+
+    async def get_job(request: Request) -> Response:
+        job = engine.get_job(
+            _bearer(request), _param(request, "user_id"), _param(request, "job_id")
+        )
+        return JSONResponse(job)
+
+    return {
+        ep.TOKEN: issue_token,
+        ep.ACCOUNT: get_account,
+        ep.BALANCE: get_balance,
+        ep.REFRESH: refresh_balance,
+        ep.MFA_ANSWER: submit_mfa,
+        ep.MFA_RESOLVE: resolve_mfa,
+        ep.IDENTITY_START: start_identity,
+        ep.IDENTITY_READ: get_identity,
+        ep.TRANSACTIONS_START: start_transactions,
+        ep.TRANSACTIONS_READ: get_transactions,
+        ep.JOB: get_job,
+    }
 
 
-async def get_account(request: Request) -> Response:
-    return JSONResponse(_engine(request).get_account(_bearer(request), _param(request, "user_id")))
+def _control_handlers(engine: SandboxEngine) -> dict[tuple[str, str], Handler]:
+    """The ``/_sandbox`` endpoints, bound to ``engine``, keyed by (method, path)."""
+
+    async def list_scenarios(request: Request) -> Response:
+        return JSONResponse(catalogue(engine.scenarios))
+
+    async def reset(request: Request) -> Response:
+        engine.reset(_bearer(request), _control_token(request))
+        return JSONResponse({"reset": True})
+
+    async def read_clock(request: Request) -> Response:
+        return JSONResponse({"now": wire_time(engine.clock_now(_bearer(request)))})
+
+    async def advance_clock(request: Request) -> Response:
+        body = await _json_body(request)
+        now = engine.advance_clock(
+            _field(body, "seconds"), _bearer(request), _control_token(request)
+        )
+        return JSONResponse({"now": wire_time(now)})
+
+    return {
+        ("GET", "/_sandbox/scenarios"): list_scenarios,
+        ("POST", "/_sandbox/reset"): reset,
+        ("GET", "/_sandbox/clock"): read_clock,
+        ("POST", "/_sandbox/clock/advance"): advance_clock,
+    }
 
 
-async def get_balance(request: Request) -> Response:
-    return JSONResponse(_engine(request).get_balance(_bearer(request), _param(request, "user_id")))
+def _document_handlers() -> dict[tuple[str, str], Handler]:
+    """``/openapi.json`` and ``/docs``, rendered once per app."""
+    document = openapi_document()
+    schema = json.dumps(document, ensure_ascii=False).encode()
+    page = docs_html(document).encode()
 
+    async def openapi_json(request: Request) -> Response:
+        return Response(schema, media_type="application/json")
 
-async def refresh_balance(request: Request) -> Response:
-    job = _engine(request).refresh_balance(_bearer(request), _param(request, "user_id"))
-    return JSONResponse(job, status_code=202)
+    async def docs(request: Request) -> Response:
+        headers = {"Content-Security-Policy": CONTENT_SECURITY_POLICY}
+        return Response(page, media_type="text/html; charset=utf-8", headers=headers)
 
-
-async def submit_mfa(request: Request) -> Response:
-    body = await _json_body(request)
-    job = _engine(request).submit_mfa(
-        _bearer(request),
-        _param(request, "user_id"),
-        _param(request, "job_id"),
-        _field(body, "answer"),
-    )
-    return JSONResponse(job)
-
-
-async def resolve_mfa(request: Request) -> Response:
-    job = _engine(request).resolve_mfa(
-        _bearer(request), _param(request, "user_id"), _param(request, "job_id")
-    )
-    return JSONResponse(job)
-
-
-async def start_identity(request: Request) -> Response:
-    job = _engine(request).start_identity(_bearer(request), _param(request, "user_id"))
-    return JSONResponse(job, status_code=202)
-
-
-async def get_identity(request: Request) -> Response:
-    return JSONResponse(_engine(request).get_identity(_bearer(request), _param(request, "user_id")))
-
-
-async def start_transactions(request: Request) -> Response:
-    job = _engine(request).start_transactions(_bearer(request), _param(request, "user_id"))
-    return JSONResponse(job, status_code=202)
-
-
-async def get_transactions(request: Request) -> Response:
-    # Cached JSON bytes: 100,000 rows are not re-serialised on every read.
-    payload = _engine(request).get_transactions(_bearer(request), _param(request, "user_id"))
-    return Response(payload, media_type="application/json")
-
-
-async def get_job(request: Request) -> Response:
-    job = _engine(request).get_job(
-        _bearer(request), _param(request, "user_id"), _param(request, "job_id")
-    )
-    return JSONResponse(job)
-
-
-async def list_scenarios(request: Request) -> Response:
-    return JSONResponse(catalogue(_engine(request).scenarios))
-
-
-async def reset(request: Request) -> Response:
-    _engine(request).reset(_bearer(request), _control_token(request))
-    return JSONResponse({"reset": True})
-
-
-async def read_clock(request: Request) -> Response:
-    return JSONResponse({"now": wire_time(_engine(request).clock_now(_bearer(request)))})
-
-
-async def advance_clock(request: Request) -> Response:
-    body = await _json_body(request)
-    now = _engine(request).advance_clock(
-        _field(body, "seconds"), _bearer(request), _control_token(request)
-    )
-    return JSONResponse({"now": wire_time(now)})
-
-
-_HANDLERS = {
-    ep.TOKEN: issue_token,
-    ep.ACCOUNT: get_account,
-    ep.BALANCE: get_balance,
-    ep.REFRESH: refresh_balance,
-    ep.MFA_ANSWER: submit_mfa,
-    ep.MFA_RESOLVE: resolve_mfa,
-    ep.IDENTITY_START: start_identity,
-    ep.IDENTITY_READ: get_identity,
-    ep.TRANSACTIONS_START: start_transactions,
-    ep.TRANSACTIONS_READ: get_transactions,
-    ep.JOB: get_job,
-}
+    return {("GET", "/openapi.json"): openapi_json, ("GET", "/docs"): docs}
 
 
 # -- error handlers -------------------------------------------------------------
@@ -225,6 +246,14 @@ async def _on_validation_error(request: Request, exc: Exception) -> Response:
     return _error_response("AC-100", _endpoint_of(request))
 
 
+def _route(path: str, method: str, handler: Handler, name: str | None = None) -> Route:
+    route = Route(path, handler, methods=[method], name=name)
+    # Starlette adds HEAD to every GET route; the sandbox answers exactly the
+    # methods the contract names (HEAD is 405 AC-905, Allow: GET).
+    route.methods = {method}
+    return route
+
+
 def build_app(engine: SandboxEngine) -> FastAPI:
     """A FastAPI app serving ``engine``; see :func:`accountdesk.sandbox.create_app`."""
     app = FastAPI(
@@ -239,19 +268,17 @@ def build_app(engine: SandboxEngine) -> FastAPI:
     app.state.clock = engine.clock
     # Routes are added in the contract's order; a path is written once, in
     # accountdesk.contract.endpoints.
-    for endpoint, handler in _HANDLERS.items():
-        app.add_api_route(endpoint.path, handler, methods=[endpoint.method], name=endpoint.name)
-    app.add_api_route("/_sandbox/scenarios", list_scenarios, methods=["GET"])
-    app.add_api_route("/_sandbox/reset", reset, methods=["POST"])
-    app.add_api_route("/_sandbox/clock", read_clock, methods=["GET"])
-    app.add_api_route("/_sandbox/clock/advance", advance_clock, methods=["POST"])
+    for endpoint, handler in _contract_handlers(engine).items():
+        app.router.routes.append(_route(endpoint.path, endpoint.method, handler, endpoint.name))
+    for (method, path), handler in {
+        **_control_handlers(engine),
+        **_document_handlers(),
+    }.items():
+        app.router.routes.append(_route(path, method, handler))
 
     app.add_exception_handler(SandboxError, _on_sandbox_error)
     app.add_exception_handler(StarletteHTTPException, _on_http_error)
     app.add_exception_handler(RequestValidationError, _on_validation_error)
-    # The last middleware added is the outermost: crashes anywhere inside,
-    # routing included, still answer the envelope.
-    app.add_middleware(RawPathRouting)
-    app.add_middleware(BodyLimit)
-    app.add_middleware(CrashEnvelope)
+    # Outermost: crashes anywhere inside, routing included, still answer the envelope.
+    app.add_middleware(SandboxGuard)
     return app

@@ -120,13 +120,17 @@ class SandboxEngine:
         # Transaction dates count back from the day the sandbox started, in
         # every world alike, so the (large) lists are built once for all.
         self._transactions = records.TransactionCache(self.clock.now().date())
-        self.default_world = self._world_on(DEFAULT_WORLD, self.clock)
         self.tenants: Tenants | None = None
         if tenants:
-            # A tenant's clock runs on the app's clock plus its own offset.
+            # Every world, the shared one included, runs on the app's clock
+            # plus an offset of its own: advancing one moves no other, and
+            # advancing the app's clock (a test's FrozenClock) moves them all.
+            self.default_world = self._world_on(DEFAULT_WORLD, OffsetClock(self.clock))
             self.tenants = Tenants(
                 lambda name: self._world_on(name, OffsetClock(self.clock)), max_tenants
             )
+        else:
+            self.default_world = self._world_on(DEFAULT_WORLD, self.clock)
         self._tokens = TokenRegistry(self._new_id)
 
     def _world_on(self, name: str, clock: Clock) -> World:

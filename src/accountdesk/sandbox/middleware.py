@@ -1,14 +1,18 @@
-"""Pure ASGI middleware of the sandbox: raw-path routing, body limit, crash envelope.
+"""The sandbox's one ASGI middleware: raw-path routing, body limit, crash envelope.
+
+One layer rather than three: each layer is a call, a scope copy and a send
+wrapper on every request, and the sandbox must stay within 1.3x of a bare
+FastAPI route (``tests/sandbox/bench_loopback.py``).
 
 Why route on the raw path: servers hand Starlette a *decoded* ``path``, so
 ``/accounts/..%2Fx/balance`` would arrive as ``/accounts/../x/balance`` and an
-encoded slash would split a user id into two segments. :class:`RawPathRouting`
+encoded slash would split a user id into two segments. :class:`SandboxGuard`
 rebuilds ``path`` from ``raw_path`` one segment at a time and keeps ``%``,
 ``/`` and newlines inside a segment percent-encoded, so every segment stays in
 its place; handlers read their parameters back through :func:`segment_value`.
 
 Why cap bodies while reading them: the sandbox read any body whole before
-looking at it (a 100 MB body took 356 MB). :class:`BodyLimit` refuses a
+looking at it (a 100 MB body took 356 MB). :class:`SandboxGuard` refuses a
 declared length over :data:`MAX_BODY_BYTES` before reading a byte, and stops
 a body without a length (chunked) as soon as it passes the limit: 413
 ``AC-913``, with ``Connection: close`` so the server drops the rest.
@@ -28,9 +32,7 @@ from accountdesk.contract import SANDBOX_CODES
 
 __all__ = [
     "MAX_BODY_BYTES",
-    "BodyLimit",
-    "CrashEnvelope",
-    "RawPathRouting",
+    "SandboxGuard",
     "routing_path",
     "segment_value",
     "send_envelope",
@@ -97,63 +99,23 @@ def segment_value(routed: str) -> str:
     return "" if routed == EMPTY_SEGMENT else unquote(routed)
 
 
-class RawPathRouting:
-    """Rewrite ``scope["path"]`` from ``scope["raw_path"]`` (see module doc).
-
-    Without ``raw_path`` (some servers omit it) the decoded path is used as is;
-    with a ``root_path`` the scope is left alone too, as the sandbox is served
-    at the root.
-    """
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        raw_path = scope.get("raw_path")
-        if scope["type"] == "http" and raw_path and not scope.get("root_path"):
-            scope = dict(scope)
-            scope["path"] = routing_path(bytes(raw_path).split(b"?", 1)[0])
-        await self.app(scope, receive, send)
-
-
-class CrashEnvelope:
-    """Answer an unhandled exception with 500 ``AC-950`` in the error envelope.
-
-    Starlette's own server-error middleware would answer plain text and then
-    re-raise; this one logs the traceback and answers the envelope instead.
-    """
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = False
-
-        async def tracking_send(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, receive, tracking_send)
-        except Exception:
-            # Method and path only: the Authorization header never reaches a log.
-            log.exception("sandbox failed on %s %s", scope.get("method"), scope.get("path"))
-            if started:
-                raise  # too late for an envelope; let the server drop the connection
-            await send_envelope(send, "AC-950")
-
-
 class _BodyTooLarge(Exception):
     """Raised from ``receive`` once a body passes the limit."""
 
 
-class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes with 413 ``AC-913`` (see module doc)."""
+_CLOSE = ((b"connection", b"close"),)
+
+
+class SandboxGuard:
+    """The outermost layer of the sandbox app (see module doc).
+
+    - ``path`` is rebuilt from ``raw_path`` (:func:`routing_path`); without a
+      ``raw_path`` (some servers omit it) or with a ``root_path`` the scope is
+      left alone, as the sandbox is served at the root;
+    - a body over ``limit`` bytes, declared or streamed: 413 ``AC-913``;
+    - an unhandled exception: 500 ``AC-950``, the traceback logged. Starlette's
+      own server-error middleware would answer plain text and re-raise.
+    """
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
         self.app = app
@@ -163,9 +125,14 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        raw_path = scope.get("raw_path")
+        if raw_path and not scope.get("root_path"):
+            scope = dict(scope)
+            scope["path"] = routing_path(bytes(raw_path).split(b"?", 1)[0])
+        limit = self.limit
         for name, value in scope["headers"]:
-            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
-                await send_envelope(send, "AC-913", ((b"connection", b"close"),))
+            if name == b"content-length" and (not value.isdigit() or int(value) > limit):
+                await send_envelope(send, "AC-913", _CLOSE)
                 return
         received = 0
         started = False
@@ -175,13 +142,14 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.limit:
+                if received > limit:
                     raise _BodyTooLarge
             return message
 
         async def tracking_send(message: Message) -> None:
             nonlocal started
-            started = started or message["type"] == "http.response.start"
+            if message["type"] == "http.response.start":
+                started = True
             await send(message)
 
         try:
@@ -189,4 +157,10 @@ class BodyLimit:
         except _BodyTooLarge:
             if started:
                 raise
-            await send_envelope(send, "AC-913", ((b"connection", b"close"),))
+            await send_envelope(send, "AC-913", _CLOSE)
+        except Exception:
+            # Method and path only: the Authorization header never reaches a log.
+            log.exception("sandbox failed on %s %s", scope.get("method"), scope.get("path"))
+            if started:
+                raise  # too late for an envelope; let the server drop the connection
+            await send_envelope(send, "AC-950")

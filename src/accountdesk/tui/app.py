@@ -25,20 +25,18 @@ from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
-from textual.timer import Timer
-from textual.worker import Worker
 
 from accountdesk.core.desk import Desk
 from accountdesk.core.errors import ErrorRecord
 from accountdesk.core.jobs import TrackedJob
 from accountdesk.core.logs import install_file_logging, remove_file_logging
 from accountdesk.core.notices import Notice, mfa_offer
-from accountdesk.core.poller import Cancellable, PollerState
+from accountdesk.core.poller import PollerState
 from accountdesk.core.toasts import ShownToast, ToastStack
 
 from .base import ForwardsWorkerFailures
+from .commands import DeskCommands, system_commands
 from .demo import DemoHost, DemoStart
-from .keymap import check_keymap
 from .messages import (
     ErrorRecorded,
     JobsChanged,
@@ -54,6 +52,7 @@ from .messages import (
     StackToast,
 )
 from .resources import styles_path
+from .scheduling import TextualScheduler
 from .screens.login import LoginScreen
 
 if TYPE_CHECKING:
@@ -64,33 +63,6 @@ __all__ = ["AccountDeskApp"]
 log = logging.getLogger(__name__)
 
 
-class _TimerHandle:
-    def __init__(self, timer: Timer) -> None:
-        self._timer = timer
-
-    def cancel(self) -> None:
-        self._timer.stop()
-
-
-class TextualScheduler:
-    """The desk's timers and background work, as Textual timers and workers."""
-
-    def __init__(self, app: App[None]) -> None:
-        self.app = app
-
-    def call_later(self, delay: float, callback: Callable[[], None]) -> Cancellable:
-        return _TimerHandle(self.app.set_timer(delay, callback, name="jobs-poll"))
-
-    def spawn(self, work: Callable[[], object], name: str) -> Cancellable:
-        worker: Worker[object] = self.app.run_worker(
-            work(),  # type: ignore[arg-type]
-            name=name,
-            group="jobs",
-            exit_on_error=False,
-        )
-        return worker
-
-
 class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
     """Terminal dashboard for the Account Data Service.
 
@@ -99,6 +71,7 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
     """
 
     TITLE = "accountdesk"
+    COMMANDS = App.COMMANDS | {DeskCommands}
     CSS_PATH = styles_path("app.tcss")
     NOTIFICATION_TIMEOUT = 8
 
@@ -164,26 +137,21 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
 
     def _apply_keymap(self) -> None:
         """Use the config's keymap, leaving out (and reporting) what cannot work."""
-        from .screens import dashboard_screens, keymap_widgets
+        from .keymap import checked_keymap
 
-        check = check_keymap(
-            self.desk.settings.keymap, dashboard_screens(), type(self), keymap_widgets()
+        usable, problems = checked_keymap(
+            self.desk.settings.keymap, type(self), self.desk.dirs.config_path
         )
-        where = self.desk.dirs.config_path
-        for problem in check.problems:
-            log.warning("keymap in %s: %s (ignored)", where, problem)
-        for collision in check.collisions:
-            log.warning("keymap in %s: %s", where, collision)
-        if check.problems:
+        if problems:
             # One toast for all of them; the names come from a file, so no markup.
             self.notify(
-                "Ignored: " + "; ".join(check.problems) + ".",
+                "Ignored: " + "; ".join(problems) + ".",
                 title="Keymap in the config file",
                 severity="warning",
                 markup=False,
                 timeout=15,
             )
-        self.set_keymap(check.usable)
+        self.set_keymap(usable)
 
     def handle_bindings_clash(self, clashed_bindings: set[Binding], node: object) -> None:
         # Textual calls this on every key press while a clash is in the chain: log each once.
@@ -270,26 +238,9 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
 
     def _unless_jobs_run(self, what: str, then: Callable[[], Awaitable[None]]) -> None:
         """Run ``then`` now when no job is unfinished; otherwise only if the user says so."""
-        from .screens.confirm import ConfirmDialog
+        from .screens.confirm import ask_before_leaving
 
-        running = self.desk.unfinished_jobs()
-        if not running:
-            self.call_later(then)
-            return
-        if any(isinstance(screen, ConfirmDialog) for screen in self.screen_stack):
-            return
-        noun = "job is" if running == 1 else "jobs are"
-        question = f"{running} {noun} still running. {what} anyway?"
-        detail = (
-            "They stay tracked: the next sign-in on this service polls them again. "
-            "A job that waits for MFA may expire meanwhile."
-        )
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.call_later(then)
-
-        self.push_screen(ConfirmDialog(question, detail, what), callback=answered)
+        ask_before_leaving(self, self.desk.unfinished_jobs(), what, then)
 
     def on_open_mfa_dialog(self, message: OpenMfaDialog) -> None:
         self.open_mfa_dialog(message.key)
@@ -436,28 +387,4 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
         return not (action in {"show_jobs", "toggle_job_polling"} and not self.desk.signed_in)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        if self.desk.signed_in:
-            yield SystemCommand(
-                "Pause or resume job polling",
-                "Stop or restart the live polling of every unfinished job",
-                self.action_toggle_job_polling,
-            )
-        # Every shown, enabled binding of the screen is a command too, so the
-        # palette offers exactly what the footer does (plus the keys to learn).
-        seen: set[str] = set()
-        for active in screen.active_bindings.values():
-            binding = active.binding
-            if not (binding.show and active.enabled and binding.description):
-                continue
-            if binding.action in seen or binding.action == "quit":
-                continue
-            seen.add(binding.action)
-            help_text = (
-                f"{binding.tooltip or binding.description} ({self.get_key_display(binding)})"
-            )
-            yield SystemCommand(
-                binding.description,
-                help_text,
-                partial(self.run_action, binding.action, active.node),
-            )
+        yield from system_commands(self, screen, super().get_system_commands(screen))

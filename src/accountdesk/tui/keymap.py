@@ -11,6 +11,7 @@ Only public Textual API is used: binding ids come from the classes'
 
 from __future__ import annotations
 
+import logging
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,7 +20,9 @@ from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.keys import Keys
 
-__all__ = ["KeymapCheck", "binding_ids", "check_keymap", "key_problem"]
+__all__ = ["KeymapCheck", "binding_ids", "check_keymap", "checked_keymap", "key_problem"]
+
+log = logging.getLogger(__name__)
 
 MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
 #: Key names Textual reports (``f5``, ``pageup``, ``escape``...), without modifiers.
@@ -134,3 +137,17 @@ def check_keymap(
         check.usable[binding_id] = keys
     check.collisions = _collisions(check.usable, namespaces)
     return check
+
+
+def checked_keymap(
+    keymap: Mapping[str, str], app: type[DOMNode], config_path: object
+) -> tuple[dict[str, str], list[str]]:
+    """The usable part of the config's keymap and the problems to tell the user (both logged)."""
+    from .screens import dashboard_screens, keymap_widgets
+
+    check = check_keymap(keymap, dashboard_screens(), app, keymap_widgets())
+    for problem in check.problems:
+        log.warning("keymap in %s: %s (ignored)", config_path, problem)
+    for collision in check.collisions:
+        log.warning("keymap in %s: %s", config_path, collision)
+    return check.usable, check.problems

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
@@ -14,7 +15,7 @@ from textual.widgets import Button, Static
 from accountdesk.tui.base import DeskModal
 from accountdesk.tui.resources import styles_path
 
-__all__ = ["ConfirmDialog"]
+__all__ = ["ConfirmDialog", "ask_before_leaving"]
 
 
 class ConfirmDialog(DeskModal[bool]):
@@ -53,3 +54,26 @@ class ConfirmDialog(DeskModal[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+def ask_before_leaving(
+    app: App[Any], running: int, what: str, then: Callable[[], Awaitable[None]]
+) -> None:
+    """Run ``then`` at once when no job runs; with some, only after the user says yes."""
+    if not running:
+        app.call_later(then)
+        return
+    if any(isinstance(screen, ConfirmDialog) for screen in app.screen_stack):
+        return
+    noun = "job is" if running == 1 else "jobs are"
+    question = f"{running} {noun} still running. {what} anyway?"
+    detail = (
+        "They stay tracked: the next sign-in on this service polls them again. "
+        "A job that waits for MFA may expire meanwhile."
+    )
+
+    def answered(yes: bool | None) -> None:
+        if yes:
+            app.call_later(then)
+
+    app.push_screen(ConfirmDialog(question, detail, what), callback=answered)

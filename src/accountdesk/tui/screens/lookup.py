@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from accountdesk.core.connection import ScenarioUser
+from accountdesk.client import ScenarioUser
 from accountdesk.core.user_ids import lookup_problem
 from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import SignOutRequested

@@ -32,9 +32,8 @@ from textual.message import Message
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from accountdesk.client import AccountDataError
+from accountdesk.client import AccountDataError, ScenarioUser
 from accountdesk.core.clock_steps import describe_step, parse_clock_step
-from accountdesk.core.connection import ScenarioUser
 from accountdesk.core.formatting import format_time
 from accountdesk.tui.base import DeskModal
 from accountdesk.tui.messages import ServiceFailed

@@ -1,0 +1,197 @@
+"""The wire format's bodies as JSON Schema (README, "Wire format"), written once.
+
+Data for :mod:`.openapi`: every schema the sandbox's answers and requests
+follow, and the sandbox's rule for user ids spelt as a pattern. Standard
+library only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from accountdesk.contract import JobKind, JobStatus
+
+from .blocks import MFA_ATTEMPTS
+from .clock import MAX_STEP
+
+__all__ = ["SCHEMAS", "USER_ID", "ref"]
+
+Json = dict[str, Any]
+
+
+def ref(name: str) -> Json:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _object(required: Iterable[str], **properties: Json) -> Json:
+    return {
+        "type": "object",
+        "required": list(required),
+        "properties": properties,
+    }
+
+
+def _nullable(schema: Json) -> Json:
+    return {"oneOf": [schema, {"type": "null"}]}
+
+
+_STRING: Json = {"type": "string"}
+_TIME: Json = {"type": "string", "format": "date-time"}
+_AMOUNT: Json = {"type": "string", "pattern": r"^-?[0-9]+\.[0-9]{2}$"}
+_CODE: Json = {"type": "string", "pattern": "^AC-[0-9]{3}$"}
+# The sandbox's user id rule (contract.identifiers): 1 to 64 of A-Z a-z 0-9 _ . -,
+# not "." or "..". Spelt out without a lookahead, so that ECMA and Python
+# regex engines (validators, test generators) read it alike.
+_ID_CHAR = r"[A-Za-z0-9_.\-]"
+_NOT_DOT = r"[A-Za-z0-9_\-]"
+USER_ID: Json = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": 64,
+    "pattern": (
+        rf"^({_NOT_DOT}{_ID_CHAR}{{0,63}}|\.{_NOT_DOT}{_ID_CHAR}{{0,62}}"
+        rf"|\.\.{_ID_CHAR}{{1,62}})$"
+    ),
+}
+#: A character Python's str.strip() keeps: JSON Schema's \s is narrower.
+_NOT_BLANK = r"[^\s\x1c-\x1f\x85]"
+
+#: The wire format's bodies (README, "Wire format"), each written once.
+SCHEMAS: dict[str, Json] = {
+    "ErrorEnvelope": _object(
+        ["error"], error=_object(["code", "message"], code=_CODE, message=_STRING)
+    ),
+    "TokenRequest": _object(
+        ["api_key", "api_secret"],
+        api_key={"type": "string", "minLength": 1},
+        api_secret={"type": "string", "minLength": 1},
+    ),
+    "TokenGrant": _object(
+        ["access_token", "token_type", "expires_in"],
+        access_token=_STRING,
+        token_type={"const": "Bearer"},
+        expires_in={"type": "number", "exclusiveMinimum": 0},
+    ),
+    "Account": _object(
+        [
+            "user_id",
+            "link_type",
+            "institution_name",
+            "account_name",
+            "account_type",
+            "account_number",
+            "account_number_masked",
+            "routing_number",
+            "currency",
+        ],
+        user_id=_STRING,
+        link_type={"enum": ["fi", "manual"]},
+        institution_name=_STRING,
+        account_name=_STRING,
+        account_type=_STRING,
+        account_number=_STRING,
+        account_number_masked=_STRING,
+        routing_number=_STRING,
+        currency=_STRING,
+    ),
+    "Balance": _object(
+        ["user_id", "currency", "available", "current", "as_of"],
+        user_id=_STRING,
+        currency=_STRING,
+        available=_AMOUNT,
+        current=_AMOUNT,
+        as_of=_TIME,
+    ),
+    "MfaChallenge": _object(
+        ["question", "expires_at", "attempts_remaining"],
+        question=_STRING,
+        expires_at=_TIME,
+        attempts_remaining={"type": "integer", "minimum": 0, "maximum": MFA_ATTEMPTS},
+    ),
+    "JobError": _object(
+        ["code", "message"],
+        code=_CODE,
+        message=_STRING,
+        blocked_until={**_TIME, "description": "With AC-108: when the user's block lifts."},
+    ),
+    "Job": _object(
+        [
+            "job_id",
+            "user_id",
+            "kind",
+            "status",
+            "created_at",
+            "updated_at",
+            "completed_at",
+            "mfa",
+            "error",
+        ],
+        job_id=_STRING,
+        user_id=_STRING,
+        kind={"enum": [kind.value for kind in JobKind]},
+        status={"enum": [status.value for status in JobStatus]},
+        created_at=_TIME,
+        updated_at=_TIME,
+        completed_at=_nullable(_TIME),
+        mfa=_nullable(ref("MfaChallenge")),
+        error=_nullable(ref("JobError")),
+    ),
+    "MfaAnswer": _object(
+        ["answer"],
+        answer={"type": "string", "minLength": 1, "maxLength": 256, "pattern": _NOT_BLANK},
+    ),
+    "Address": _object(
+        ["street", "city", "region", "postal_code", "country"],
+        street=_STRING,
+        city=_STRING,
+        region=_STRING,
+        postal_code=_STRING,
+        country=_STRING,
+    ),
+    "Identity": _object(
+        ["user_id", "names", "emails", "phone_numbers", "addresses"],
+        user_id=_STRING,
+        names={"type": "array", "items": _STRING},
+        emails={"type": "array", "items": _STRING},
+        phone_numbers={"type": "array", "items": _STRING},
+        addresses={"type": "array", "items": ref("Address")},
+    ),
+    "Transaction": _object(
+        ["transaction_id", "date", "amount", "description", "category", "pending"],
+        transaction_id=_STRING,
+        date={"type": "string", "format": "date"},
+        amount=_AMOUNT,
+        description=_STRING,
+        category=_STRING,
+        pending={"type": "boolean"},
+    ),
+    "Transactions": _object(
+        ["user_id", "currency", "transactions"],
+        user_id=_STRING,
+        currency=_STRING,
+        transactions={"type": "array", "items": ref("Transaction")},
+    ),
+    "ClockStep": _object(
+        ["seconds"],
+        seconds={"type": "number", "minimum": 0, "maximum": MAX_STEP.total_seconds()},
+    ),
+    "ClockNow": _object(["now"], now=_TIME),
+    "ResetDone": _object(["reset"], reset={"const": True}),
+    "Scenarios": _object(
+        ["users", "credentials"],
+        users={
+            "type": "array",
+            "items": _object(["user_id", "summary"], user_id=_STRING, summary=_STRING),
+        },
+        credentials={
+            "type": "array",
+            "items": _object(
+                ["api_key", "api_secret", "access"],
+                api_key=_STRING,
+                api_secret=_STRING,
+                access=_STRING,
+            ),
+        },
+    ),
+}
