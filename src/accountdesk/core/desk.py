@@ -125,8 +125,6 @@ class Desk:
         self._poller: JobPoller | None = None
         #: The sandbox's scenario users, learnt at sign-in ([] on a live service).
         self._scenarios: list[ScenarioUser] = []
-        #: Told the sandbox's time whenever a sandbox control call learns it.
-        self.sandbox_time_listeners: list[Callable[[dt.datetime], None]] = []
 
     def attach(self, listener: DeskListener, scheduler: Scheduler) -> None:
         """The UI's listener and scheduler (call before signing in)."""
@@ -241,30 +239,17 @@ class Desk:
         """The sandbox's scenario users, as read at sign-in ([] on a live service)."""
         return list(self._scenarios)
 
-    # Sandbox control (the sandbox's own endpoints, outside the contract)
-    # through ``sandbox_control``: the signed-in client's token picks a
-    # trainee's own world on a multi-tenant sandbox. Each call tells
-    # ``sandbox_time_listeners`` the sandbox's time: a demo's app clock
-    # follows it, so MFA countdowns and job ages move with the sandbox.
-
     async def advance_sandbox_clock(self, seconds: float) -> dt.datetime:
         """Move the sandbox's clock forward (expire an MFA session, lift a block, finish jobs)."""
-        return self._saw_sandbox_time(await self.sandbox_control.advance_clock(seconds))
+        return await self.sandbox_control.advance_clock(seconds)
 
     async def sandbox_clock(self) -> dt.datetime:
         """The sandbox's clock now."""
-        return self._saw_sandbox_time(await self.sandbox_control.clock())
+        return await self.sandbox_control.clock()
 
-    async def reset_sandbox(self) -> dt.datetime:
-        """Forget the sandbox's jobs, MFA sessions and blocks (its clock rewinds); its new time."""
-        control = self.sandbox_control
-        await control.reset()
-        return self._saw_sandbox_time(await control.clock())
-
-    def _saw_sandbox_time(self, now: dt.datetime) -> dt.datetime:
-        for listener in self.sandbox_time_listeners:
-            listener(now)
-        return now
+    async def reset_sandbox(self) -> None:
+        """Forget the sandbox's jobs, MFA sessions and blocks (and rewind its clock)."""
+        await self.sandbox_control.reset()
 
     # -- per-service state ---------------------------------------------------------
 

@@ -144,7 +144,8 @@ Controls of the **sandbox** (never shown on a live service).
                 now = await desk.advance_sandbox_clock(seconds)
                 done: str | None = f"Moved the clock {describe_step(seconds)}."
             elif what == "reset":
-                now = await desk.reset_sandbox()
+                await desk.reset_sandbox()
+                now = await desk.sandbox_clock()
                 done = "Reset: no jobs, MFA sessions or blocks; the clock is back at its start."
             else:
                 now, done = await desk.sandbox_clock(), None
