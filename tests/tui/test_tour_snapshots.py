@@ -62,3 +62,12 @@ def test_mfa_tour_at_80x24(snap_compare: Any, tmp_path: Path, which: str) -> Non
 
     app = demo_app(tmp_path, TOURS["mfa"])
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+def test_tour_picker(snap_compare: Any, tmp_path: Path) -> None:
+    async def run_before(pilot: Any) -> None:
+        await pilot.pause()
+        await pilot.press("down")
+
+    app = demo_app(tmp_path, list(TOURS.values()))
+    assert snap_compare(app, terminal_size=(100, 30), run_before=run_before)

@@ -18,6 +18,8 @@ def dashboard_screens() -> list[type[Screen[Any]]]:
     from .login import LoginScreen
     from .lookup import LookupScreen
     from .mfa import MfaDialog
+    from .sandbox_panel import SandboxPanel
+    from .tour_picker import TourPickerScreen
     from .transactions import TransactionsScreen
 
     return [
@@ -30,6 +32,8 @@ def dashboard_screens() -> list[type[Screen[Any]]]:
         TransactionsScreen,
         MfaDialog,
         HelpScreen,
+        SandboxPanel,
+        TourPickerScreen,
     ]
 
 

@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 from accountdesk.core.tours import Tour
 from accountdesk.tui.base import DeskModal
 from accountdesk.tui.resources import styles_path
+from accountdesk.tui.widgets.footer import AppFooter
 
 __all__ = ["TourPickerScreen"]
 
@@ -41,6 +42,8 @@ Pick one with the arrow keys and **Enter**. During a tour **Space** or
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "No tour", id="close_tour_picker"),
+        # A dialog hides the app's keys: F1 is bound here, as on the MFA dialog.
+        Binding("f1", "app.help", "Help", id="tour_picker_help"),
     ]
 
     def __init__(self, tours: list[Tour]) -> None:
@@ -58,6 +61,8 @@ Pick one with the arrow keys and **Enter**. During a tour **Space** or
                 *(Option(_prompt(tour), id=tour.id) for tour in self.tours.values()),
                 id="tour-list",
             )
+        # Its own key bar: the sign-in screen's below would offer keys that do nothing here.
+        yield AppFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
