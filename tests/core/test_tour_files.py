@@ -110,6 +110,14 @@ def test_a_file_of_ones_own(tmp_path: Path) -> None:
             "mine.toml: step 1: explain: AC-101 is already the expected code",
         ),
         (
+            HEAD + '[[steps]]\nsay = "Red \\u001b[31malert"\n',
+            "mine.toml: step 1: say: control characters are not allowed",
+        ),
+        (
+            'title = "Mine\\u202e"\nsummary = "s"\n[[steps]]\nsay = "x"\n',
+            "mine.toml: title: control characters are not allowed",
+        ),
+        (
             HEAD + f'[[steps]]\nsay = "{"x" * 400}"\n',
             "mine.toml: step 1: say: String should have at most 320 characters",
         ),

@@ -37,6 +37,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from accountdesk.client import sanitise_text
 from accountdesk.contract import ERRORS
 from accountdesk.contract.identifiers import sandbox_user_id_problem
 
@@ -86,6 +87,14 @@ _MAY_TAKE: dict[Action, str] = {Action.SIGN_IN: "secret"}
 _PARAMETERS = ("user", "answer", "seconds", "secret")
 
 
+def _printable(text: str, *, newlines: bool = False) -> str:
+    """``text`` when it holds nothing a terminal would obey (ESC, other controls, bidi marks)."""
+    plain = text.replace("\n", " ") if newlines else text
+    if sanitise_text(plain) != plain:
+        raise ValueError("control characters are not allowed (escapes, bidi marks)")
+    return text
+
+
 def _problem(field: str, problem: str) -> PydanticCustomError:
     # "field: problem", so the one-line error names the field even for
     # checks that look at several fields at once.
@@ -106,6 +115,16 @@ class TourStep(BaseModel):
     seconds: float | None = Field(default=None, gt=0, le=MAX_CLOCK_STEP, allow_inf_nan=False)
     expect: str | None = None
     explain: tuple[str, ...] = ()
+
+    @field_validator("say")
+    @classmethod
+    def _caption_text(cls, text: str) -> str:
+        return _printable(text, newlines=True)
+
+    @field_validator("look", "answer", "secret")
+    @classmethod
+    def _one_line(cls, text: str | None) -> str | None:
+        return _printable(text) if text is not None else None
 
     @field_validator("do", mode="before")
     @classmethod
@@ -178,6 +197,11 @@ class Tour(BaseModel):
     summary: str = Field(min_length=1, max_length=240)
     order: int = 100
     steps: tuple[TourStep, ...] = Field(min_length=1, max_length=60)
+
+    @field_validator("title", "summary")
+    @classmethod
+    def _one_line(cls, text: str) -> str:
+        return _printable(text)
 
 
 class TourFileError(ValueError):
