@@ -2,8 +2,10 @@
 
 ``accountdesk`` runs the dashboard (on the embedded sandbox unless a base URL
 is configured); ``accountdesk sandbox`` serves the sandbox over HTTP;
-``accountdesk screenshots DIR`` writes an SVG of every screen; ``accountdesk demo``
-runs guided tours on a fresh embedded sandbox.
+``accountdesk screenshots DIR`` writes an SVG of every screen; ``accountdesk
+explain [CODE]`` says what an error code means and what to do next;
+``accountdesk serve`` shows the dashboard in a browser (``accountdesk.web``);
+``accountdesk demo`` runs guided tours on a fresh embedded sandbox.
 
 Every mistake on the command line or in the config file is one line,
 ``accountdesk: <where>: <problem>``, and exit status 2: never a traceback.
@@ -34,6 +36,16 @@ def _port(text: str) -> int:
     if not 0 < port < 65536:
         raise argparse.ArgumentTypeError(f"port {port} is out of range (1-65535)")
     return port
+
+
+def _positive(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{number} must be 1 or more")
+    return number
 
 
 def _epilog() -> str:
@@ -99,6 +111,66 @@ def build_parser() -> argparse.ArgumentParser:
         "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
     )
     sandbox.add_argument("--port", type=_port, default=8765, help="port (default 8765)")
+    sandbox.add_argument(
+        "--tenants",
+        action="store_true",
+        help="training room: every trainee_<name> key gets its own isolated world",
+    )
+    sandbox.add_argument(
+        "--max-tenants",
+        type=_positive,
+        default=100,
+        metavar="N",
+        help="trainee worlds at most (100)",
+    )
+    sandbox.add_argument(
+        "--control-token",
+        metavar="TOKEN",
+        help="token for the control endpoints (made and printed when serving beyond loopback)",
+    )
+    sandbox.add_argument(
+        "--bulk-transactions",
+        type=_positive,
+        default=100_000,
+        metavar="N",
+        help="transactions of user_bulk (default 100,000)",
+    )
+    sandbox.add_argument(
+        "--openapi",
+        action="store_true",
+        help="print the OpenAPI 3.1 document (for Postman or Posting) and exit",
+    )
+    web = commands.add_parser(
+        "serve",
+        help="serve the dashboard in a web browser, for demos (needs accountdesk[serve])",
+        description="Serve the dashboard as a web page (textual-serve): each browser tab is "
+        "its own dashboard process, on its own embedded sandbox unless --base-url names a "
+        "service. Listens on 127.0.0.1: whoever reaches the page gets the dashboard.",
+    )
+    web.add_argument(
+        "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
+    )
+    web.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
+    web.add_argument(
+        "--allow-remote-live",
+        action="store_true",
+        help="serve a live --base-url on a non-loopback --host (anyone reaching the page "
+        "can sign in with the credentials remembered here)",
+    )
+    # The dashboard's own flags also work after "serve"; SUPPRESS keeps the
+    # ones given before it.
+    web.add_argument(
+        "--base-url",
+        metavar="URL",
+        default=argparse.SUPPRESS,
+        help="a live service (default: the embedded sandbox, even if one is configured)",
+    )
+    web.add_argument(
+        "--profile", metavar="NAME", default=argparse.SUPPRESS, help="a [profiles.NAME] table"
+    )
+    web.add_argument(
+        "--config", metavar="PATH", type=Path, default=argparse.SUPPRESS, help="config file to read"
+    )
     shots = commands.add_parser(
         "screenshots",
         help="write an SVG of every screen (from the frozen sandbox)",
@@ -112,6 +184,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=Path("screenshots"),
         help="folder to write the SVG files into, created if missing (default: ./screenshots)",
     )
+    explain = commands.add_parser(
+        "explain",
+        help="what an error code means and what to do next",
+        description="Explain an AC- code (or a failure without one, such as timeout): "
+        "the service's message, what it means and what support should do next. "
+        "Without a code, list them all.",
+    )
+    explain.add_argument("code", nargs="?", help="AC-nnn, nnn, or a failure kind")
     demo = commands.add_parser(
         "demo",
         help="guided tours of the service's flows, on a fresh embedded sandbox",
@@ -134,6 +214,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _serve_sandbox(args)
         if args.command == "screenshots":
             return _screenshots(args.directory)
+        if args.command == "explain":
+            from accountdesk.explain import explain
+
+            return explain(args.code)
+        if args.command == "serve":
+            return _serve_web(args)
         if args.command == "demo":
             return _demo(args)
         return _run_dashboard(args)
@@ -152,18 +238,63 @@ def _missing(error: ImportError) -> int:
 def _serve_sandbox(args: argparse.Namespace) -> int:
     gc.enable()
     try:
-        from accountdesk.sandbox import serve
+        from accountdesk.sandbox import openapi_document, serve
     except ImportError as error:
         return _missing(error)
+    if args.openapi:
+        import json
+
+        print(json.dumps(openapi_document(), indent=2))
+        return 0
+    problem = _cannot_listen(args.host, args.port)
+    if problem is not None:
+        print(f"accountdesk: sandbox on {args.host}:{args.port}: {problem}", file=sys.stderr)
+        return 2
+    serve(
+        args.host,
+        args.port,
+        control_token=args.control_token,
+        tenants=args.tenants,
+        max_tenants=args.max_tenants,
+        bulk_transactions=args.bulk_transactions,
+    )
+    return 0
+
+
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why the server could not listen there (busy port, unknown host), or None.
+
+    uvicorn logs such a failure and exits by itself; asking first gives the
+    one-line error every other mistake gets.
+    """
+    import socket
+
     try:
-        serve(args.host, args.port)
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except OSError as error:
+        return f"unknown host ({error.strerror or error})"
+    family, kind, proto, _name, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            return str(error.strerror or error)
+    return None
+
+
+def _serve_web(args: argparse.Namespace) -> int:
+    gc.enable()
+    try:
+        from accountdesk.web import serve_dashboard
+    except ImportError as error:
         print(
-            f"accountdesk: sandbox on {args.host}:{args.port}: {error.strerror or error}",
+            f"accountdesk: serve needs textual-serve ({error.name}); "
+            "pip install 'accountdesk[serve]'",
             file=sys.stderr,
         )
         return 2
-    return 0
+    return serve_dashboard(args)
 
 
 def _screenshots(directory: Path) -> int:

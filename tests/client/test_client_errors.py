@@ -99,7 +99,8 @@ async def test_each_endpoint_error_raises_its_class(endpoint, spec) -> None:
 
 @pytest.mark.anyio
 async def test_unlisted_code_keeps_its_code() -> None:
-    code, message = next(iter(UNLISTED_CODES.items()))
+    code, spec = next(iter(UNLISTED_CODES.items()))
+    message = spec.message
     service = FakeService(lambda request: httpx.Response(400, json=envelope(code, message)))
     async with make_client(service) as client:
         with pytest.raises(ApiError) as caught:

@@ -42,6 +42,9 @@ def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> No
         "ACCOUNTDESK_PROFILE",
     ):
         monkeypatch.delenv(name, raising=False)
+    # Copy keys take the same route on every machine (tmux or not): OSC 52,
+    # unless a test asks for another (make_app(clipboard="file")).
+    monkeypatch.setenv("ACCOUNTDESK_CLIPBOARD", "osc52")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg-state"))

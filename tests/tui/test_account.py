@@ -139,7 +139,11 @@ async def test_identity_started_twice_is_ac112(make_app) -> None:
         await pilot.press("i")
         await settle(pilot)
         assert toast_titles(app) == ["Job started", "AC-112 · 409"]
-        assert toasts(app)[-1][1] == ERRORS["AC-112"].message_for(IDENTITY_START)
+        # The service's words, then the catalogue's next step.
+        assert toasts(app)[-1][1].splitlines() == [
+            ERRORS["AC-112"].message_for(IDENTITY_START),
+            f"Next: {ERRORS['AC-112'].next_step}",
+        ]
         assert toasts(app)[-1][2] == "warning"
 
 

@@ -26,9 +26,41 @@ def test_sandbox_subcommand_serves_on_host_and_port(monkeypatch: pytest.MonkeyPa
     calls: list[tuple[str, int]] = []
     import accountdesk.sandbox
 
-    monkeypatch.setattr(accountdesk.sandbox, "serve", lambda host, port: calls.append((host, port)))
+    monkeypatch.setattr(
+        accountdesk.sandbox,
+        "serve",
+        lambda host, port, **options: calls.append((host, port, options)),
+    )
     assert cli.main(["sandbox", "--host", "127.0.0.1", "--port", "9999"]) == 0
-    assert calls == [("127.0.0.1", 9999)]
+    assert calls == [
+        ("127.0.0.1", 9999, {"control_token": None, "tenants": False, "max_tenants": 100,
+                             "bulk_transactions": 100_000})
+    ]  # fmt: skip
+    calls.clear()
+    assert (
+        cli.main(["sandbox", "--port", "9998", "--tenants", "--bulk-transactions", "1000000"]) == 0
+    )
+    assert calls[0][2]["tenants"] is True and calls[0][2]["bulk_transactions"] == 1_000_000
+
+
+def test_a_busy_port_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert cli.main(["sandbox", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"accountdesk: sandbox on 127.0.0.1:{port}: ") and err.count("\n") == 1
+
+
+def test_openapi_is_printed_for_postman_or_posting(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    assert cli.main(["sandbox", "--openapi"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["openapi"].startswith("3.1") and "/accounts/{user_id}" in document["paths"]
 
 
 def test_dashboard_gets_resolved_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -11,6 +11,8 @@ import pytest
 from textual.widgets import Checkbox, Static
 from tui_helpers import not_a_sandbox, open_account, settle, sign_in, toasts, widget_text
 
+from accountdesk.contract import FAILURE_GUIDANCE, FailureKind
+from accountdesk.core.errors import INTERNAL_MESSAGE
 from accountdesk.tui.screens.account import AccountScreen
 from accountdesk.tui.screens.lookup import LookupScreen
 
@@ -50,7 +52,7 @@ async def test_an_unexpected_worker_error_is_one_toast_a_logged_traceback_and_no
         assert toasts(app) == [
             (
                 "Internal error",
-                "Something went wrong inside accountdesk; details are in the log.",
+                f"{INTERNAL_MESSAGE}\nNext: {FAILURE_GUIDANCE[FailureKind.INTERNAL].next_step}",
                 "error",
             )
         ]

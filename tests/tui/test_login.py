@@ -43,7 +43,7 @@ async def test_wrong_secret_toasts_ac101_and_keeps_what_was_typed(make_app) -> N
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await sign_in(pilot, api_key="sandbox_key", api_secret="not-the-secret")
         assert isinstance(app.screen, LoginScreen)
-        refused = ERRORS["AC-101"].message_for(TOKEN)
+        refused = f"{ERRORS['AC-101'].message_for(TOKEN)}\nNext: {ERRORS['AC-101'].next_step}"
         assert ("AC-101 · 401", refused, "error") in toasts(app)
         assert app.screen.query_one("#api-key", Input).value == "sandbox_key"
         assert app.screen.query_one("#api-secret", Input).value == "not-the-secret"

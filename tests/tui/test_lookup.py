@@ -48,7 +48,8 @@ async def test_each_scenario_user_earns_its_toast(make_app) -> None:
             assert isinstance(app.screen, AccountScreen), user_id
             spec = ERRORS[code]
             assert toast_titles(app) == [f"{code} · {spec.status}"], user_id
-            assert toasts(app)[0][1] == spec.message_for(user_id=user_id)
+            expected = f"{spec.message_for(user_id=user_id)}\nNext: {spec.next_step}"
+            assert toasts(app)[0][1] == expected
             await pilot.press("escape")
             await settle(pilot)
 
@@ -69,7 +70,10 @@ async def test_limited_key_on_another_user_is_ac001(make_app) -> None:
         await sign_in(pilot, api_key="limited_key", api_secret="limited_secret")
         await open_account(pilot, "user_mfa")
         assert toast_titles(app) == ["AC-001 · 403"]
-        assert toasts(app)[0][1] == ERRORS["AC-001"].message_for(ACCOUNT, user_id="user_mfa")
+        assert toasts(app)[0][1].splitlines() == [
+            ERRORS["AC-001"].message_for(ACCOUNT, user_id="user_mfa"),
+            f"Next: {ERRORS['AC-001'].next_step}",
+        ]
 
 
 async def test_invalid_user_id_is_refused_before_sending(make_app, sandbox_transport) -> None:

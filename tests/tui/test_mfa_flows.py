@@ -66,11 +66,18 @@ async def test_wrong_answers_then_blocked(make_app: Any) -> None:
         assert "Job failed · AC-108" in toast_titles(app)
         [job] = app.desk.tracker.jobs
         assert job.status == "failed" and job.last_error_code == "AC-108"
+        # The toast ends with the next step and when the block lifts (blocked_until).
+        lifts = "The block lifts at 09:45:00 UTC (in 15 min)."
+        next_step = ERRORS["AC-108"].next_step
+        advice = f"Next: {lifts} {next_step}"
+        assert toast(app, "Job failed · AC-108").message.splitlines()[1] == advice
         # The next refresh is refused while the account is blocked.
         await pilot.press("b")
         await settle(pilot)
         blocked = [e for e in app.desk.error_log.records if e.code == "AC-108"]
         assert blocked, toast_titles(app)
+        # Its toast says when the block lifts too (Retry-After), below the service's words.
+        assert toast(app, "AC-108 · 429").message.splitlines() == [ERRORS["AC-108"].message, advice]
         with pytest.raises(AccountBlockedError):
             await app.desk.client.refresh_balance("user_mfa")
 
@@ -177,7 +184,9 @@ async def test_countdown_end_closes_when_the_service_agrees(
         assert "Session expired" in text_of(dialog, "#mfa-countdown")
         await settle(pilot)
         assert not isinstance(app.screen, MfaDialog)
-        assert toast(app, "Job failed · AC-110").message.endswith(f"failed: {EXPIRED}")
+        assert (
+            toast(app, "Job failed · AC-110").message.splitlines()[0].endswith(f"failed: {EXPIRED}")
+        )
         [job] = app.desk.tracker.jobs
         assert job.status == "failed" and job.last_error_code == "AC-110"
 
@@ -219,7 +228,9 @@ async def test_dialog_rereads_its_job_one_read_at_a_time(
         await settle(pilot)
         assert job_reads(transport) == before + 2
         assert not isinstance(app.screen, MfaDialog)
-        assert toast(app, "Job failed · AC-110").message.endswith(f"failed: {EXPIRED}")
+        assert (
+            toast(app, "Job failed · AC-110").message.splitlines()[0].endswith(f"failed: {EXPIRED}")
+        )
         assert app.desk.tracker.jobs[0].status == "failed"
 
 
@@ -278,7 +289,9 @@ async def test_f1_help_over_the_dialog_and_its_own_keys(make_app: Any, sandbox_a
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, (HelpScreen, MfaDialog))
-        assert toast(app, "Job failed · AC-110").message.endswith(f"failed: {EXPIRED}")
+        assert (
+            toast(app, "Job failed · AC-110").message.splitlines()[0].endswith(f"failed: {EXPIRED}")
+        )
 
 
 @pytest.mark.anyio

@@ -75,7 +75,8 @@ def test_identity(snap_compare, make_app) -> None:
     assert snap_compare(make_app(), terminal_size=(100, 30), run_before=_account("user_good", "v"))
 
 
-def test_error_log(snap_compare, make_app) -> None:
+@pytest.mark.parametrize("size", [(100, 30), (80, 24)], ids=["100x30", "80x24"])
+def test_error_log(snap_compare, make_app, size) -> None:
     async def run_before(pilot) -> None:
         await sign_in(pilot, api_secret="wrong")
         await sign_in(pilot, api_secret="sandbox_secret")
@@ -85,8 +86,29 @@ def test_error_log(snap_compare, make_app) -> None:
         pilot.app.clear_notifications()
         await pilot.app.push_screen(ErrorLogScreen())
         await settle(pilot)
+        await pilot.press("up", "up")  # AC-104: the detail pane with its meaning and next step
+        await settle(pilot)
 
-    assert snap_compare(make_app(), terminal_size=(100, 30), run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", [(100, 30), (80, 24)], ids=["100x30", "80x24"])
+def test_clipboard_dialog(snap_compare, make_app, monkeypatch, tmp_path, size) -> None:
+    # The saved file's path is shown from ~, so the picture is the same on every run.
+    monkeypatch.setenv("HOME", str(tmp_path))
+
+    async def run_before(pilot) -> None:
+        await sign_in(pilot)
+        await open_account(pilot, "user_fi_down")
+        await pilot.press("escape")
+        pilot.app.clear_notifications()
+        await pilot.app.push_screen(ErrorLogScreen())
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+
+    app = make_app(clipboard="file")
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
 
 
 def test_help(snap_compare, make_app) -> None:

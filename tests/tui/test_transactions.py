@@ -11,6 +11,7 @@ import pytest
 from textual.widgets import Input, Static
 from tui_helpers import settle, sign_in
 
+from accountdesk.contract import ERRORS
 from accountdesk.core.store import Store
 from accountdesk.core.transactions import TransactionView
 from accountdesk.tui.screens.transactions import TransactionsScreen
@@ -149,7 +150,9 @@ async def test_manual_user_has_no_transaction_data(make_app: Any) -> None:
         message = str(screen.query_one("#transactions-message", Static).render())
         [toast] = [n for n in app._notifications if n.title and n.title.startswith("AC-115")]
         # The line under the table says what the toast says: the service's words and code.
-        assert message == f"Could not read transactions (AC-115): {toast.message}"
+        toast_words, next_step = toast.message.splitlines()
+        assert message == f"Could not read transactions (AC-115): {toast_words}"
+        assert next_step == f"Next: {ERRORS['AC-115'].next_step}"
         await pilot.press("s")  # nothing to export: a warning, no crash
         await pilot.pause()
 
@@ -195,7 +198,6 @@ def test_view_sort_is_stable_and_csv_cells_are_defused(tmp_path: Path) -> None:
 
 @pytest.mark.anyio
 async def test_unknown_user_shows_the_services_message(make_app: Any) -> None:
-    from accountdesk.contract import ERRORS
     from accountdesk.contract.endpoints import TRANSACTIONS_READ
 
     app = make_app()
@@ -204,7 +206,9 @@ async def test_unknown_user_shows_the_services_message(make_app: Any) -> None:
         message = str(screen.query_one("#transactions-message", Static).render())
         expected = ERRORS["AC-102"].message_for(TRANSACTIONS_READ, user_id="user_nobody")
         assert message == f"Could not read transactions (AC-102): {expected}"
-        assert [n.message for n in app._notifications] == [expected]
+        assert [n.message for n in app._notifications] == [
+            f"{expected}\nNext: {ERRORS['AC-102'].next_step}"
+        ]
 
 
 def header_text(table: TransactionTable) -> str:

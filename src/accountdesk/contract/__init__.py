@@ -1,4 +1,5 @@
-"""The Account Data Service contract as data: endpoints, the error catalogue and job vocabulary.
+"""The Account Data Service contract as data: endpoints, the error catalogue (with our
+guidance for support staff) and job vocabulary.
 
 Imports nothing outside the standard library, so the client, the sandbox and
 the tests can all lean on it.
@@ -10,21 +11,24 @@ from .errors import (
     CODE_PATTERN,
     ENDPOINT_ERRORS,
     ERRORS,
-    SANDBOX_CODES,
     SUPPORT_EMAIL,
     UNLISTED_CODES,
     ErrorFamily,
     ErrorSpec,
+    Guidance,
     endpoint_error_pairs,
     spec_for,
 )
+from .guidance import FAILURE_GUIDANCE, FailureKind, guidance_for_code, known_spec
 from .jobs import TERMINAL_STATUSES, JobKind, JobStatus
+from .sandbox_codes import SANDBOX_CODES
 
 __all__ = [
     "ALL_ENDPOINTS",
     "CODE_PATTERN",
     "ENDPOINT_ERRORS",
     "ERRORS",
+    "FAILURE_GUIDANCE",
     "SANDBOX_CODES",
     "SUPPORT_EMAIL",
     "TERMINAL_STATUSES",
@@ -32,10 +36,14 @@ __all__ = [
     "Endpoint",
     "ErrorFamily",
     "ErrorSpec",
+    "FailureKind",
+    "Guidance",
     "JobKind",
     "JobStatus",
     "endpoint_error_pairs",
     "endpoint_named",
     "endpoints",
+    "guidance_for_code",
+    "known_spec",
     "spec_for",
 ]

@@ -1,9 +1,11 @@
 """The error catalogue of the Account Data Service (contract section 7) as data.
 
 This module is the single source of truth for every ``AC-nnn`` code: its HTTP
-status, its message text (verbatim, "blockd" included) and which endpoints may
-answer it. The sandbox raises from it, the client maps from it and the tests
-are generated from it; no message text is written anywhere else.
+status, its message text (verbatim, "blockd" included), which endpoints may
+answer it, and what it means for support staff and what they should do next
+(our guidance, beside the service's words). The sandbox raises from it, the
+client maps from it, the app explains from it and the tests are generated
+from it; no message text is written anywhere else (a test checks).
 """
 
 from __future__ import annotations
@@ -41,12 +43,26 @@ class ErrorFamily(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class Guidance:
+    """What a failure means and what support should do next, in a support person's words.
+
+    ``meaning`` explains (a few sentences: what happened, whose side it is
+    on, when to escalate); ``next_step`` is one short line of what to do or
+    tell the user (it ends the error's toast).
+    """
+
+    meaning: str
+    next_step: str
+
+
+@dataclass(frozen=True, slots=True)
 class ErrorSpec:
-    """One row of section 7.1.
+    """One row of section 7.1, and our guidance for it.
 
     ``message`` may hold ``{user_id}``, ``{job_id}`` and ``{support_email}``
     placeholders. ``status_by_endpoint`` and ``message_by_endpoint`` carry the
-    contract's per-endpoint exceptions, keyed by endpoint name.
+    contract's per-endpoint exceptions, keyed by endpoint name. ``meaning``
+    and ``next_step`` are ours, not the service's (see :class:`Guidance`).
     """
 
     code: str
@@ -56,6 +72,12 @@ class ErrorSpec:
     family: ErrorFamily
     status_by_endpoint: Mapping[str, int] = field(default_factory=dict)
     message_by_endpoint: Mapping[str, str] = field(default_factory=dict)
+    meaning: str = ""
+    next_step: str = ""
+
+    @property
+    def guidance(self) -> Guidance:
+        return Guidance(self.meaning, self.next_step)
 
     def status_for(self, endpoint: Endpoint | None = None) -> int:
         """The HTTP status this code is answered with on ``endpoint``."""
@@ -93,6 +115,7 @@ _FI_PAUSED = (
     "For security purposes, the FI has paused sharing account information for this user. "
     "To continue, the user can reconnect to the FI"
 )
+_CREDENTIALS_INVALID = "Invalid API key and secret."  # AC-101 and AC-001
 _ATTRIBUTES_INVALID = "Required attributes are missing or not in a valid format."
 _USER_ID_MISSING = "Missing required request parameters: [user_id]"
 _ON_TOKEN_AND_ACCOUNT = {ep.TOKEN.name: _ATTRIBUTES_INVALID, ep.ACCOUNT.name: _ATTRIBUTES_INVALID}
@@ -104,6 +127,9 @@ def _spec(
     return ErrorSpec(code, status, message, condition, family, **kw)
 
 
+# Guidance (``meaning``, ``next_step``) is ours, written for support staff:
+# what happened in plain words, what to tell the user, when to escalate.
+# ``next_step`` is one short line (it ends every error toast).
 _SPECS = (
     _spec(
         "AC-100",
@@ -112,20 +138,32 @@ _SPECS = (
         "The request has bad syntax or is incomplete.",
         ErrorFamily.REQUEST,
         message_by_endpoint=MappingProxyType(_ON_TOKEN_AND_ACCOUNT),
+        meaning="The service could not read the request: the user id (or, at sign-in, the key "
+        "or secret) was missing or not in a valid format. The user's account is not at fault.",
+        next_step="Check the user id for typos and spaces; if it is right, report it to the "
+        "accountdesk maintainers.",
     ),
     _spec(
         "AC-101",
         401,
-        "Invalid API key and secret.",
+        _CREDENTIALS_INVALID,
         "Credentials at POST /token are not authorized.",
         ErrorFamily.AUTH,
+        meaning="Sign-in refused: this API key and secret do not match (POST /token). It says "
+        "nothing about any end user; same text as AC-001, which comes after sign-in.",
+        next_step="Check the key and secret for this service; if they are right, ask your key "
+        "administrator.",
     ),
     _spec(
         "AC-001",
         403,
-        "Invalid API key and secret.",
+        _CREDENTIALS_INVALID,
         "Credentials are not authorized for the resource.",
         ErrorFamily.AUTH,
+        meaning="Signed in, but this API key may not read this user (or its access token "
+        "lapsed and could not be renewed). Same text as AC-101, which is a failed sign-in.",
+        next_step="Sign in with the key for this user's program, or ask your key administrator "
+        "for access.",
     ),
     _spec(
         "AC-102",
@@ -134,6 +172,10 @@ _SPECS = (
         "The user_id in the path is invalid.",
         ErrorFamily.USER,
         status_by_endpoint=MappingProxyType({ep.REFRESH.name: 400}),
+        meaning="The service has no user with this id: a typo, or the user never linked a bank "
+        "(or was removed). Ids are case-sensitive.",
+        next_step="Confirm the user id with the user; if it is right, they must link their bank "
+        "first.",
     ),
     _spec(
         "AC-103",
@@ -141,6 +183,11 @@ _SPECS = (
         "The FI failed to send account number, routing number, or balance",
         "Values are missing from the FI.",
         ErrorFamily.FI,
+        meaning="The bank answered but left out the account number, routing number or balance, "
+        "so the account cannot be shown. A fault on the bank's side, usually temporary; the "
+        "user cannot fix it.",
+        next_step="Try again in a few hours; if it lasts over a day, escalate to support with "
+        "this report.",
     ),
     _spec(
         "AC-104",
@@ -149,6 +196,9 @@ _SPECS = (
         "{support_email} to resolve the issue.",
         "The FI connection currently has problems.",
         ErrorFamily.FI,
+        meaning="The service cannot reach the user's bank: the bank is down or the link's login "
+        "no longer works. Every call for this user answers it until the link is repaired.",
+        next_step=f"Ask the user to reconnect their bank; if that fails, write to {SUPPORT_EMAIL}.",
     ),
     _spec(
         "AC-105",
@@ -156,6 +206,9 @@ _SPECS = (
         "Balance check not available for manually linked users",
         "Balance check for a manually linked user.",
         ErrorFamily.MANUAL_USER,
+        meaning="This user linked the account by hand (numbers typed in, no bank connection), so "
+        "there is no balance to read. Not a fault: account details still work.",
+        next_step="Tell the user a balance needs a bank connection (relink through their bank).",
     ),
     _spec(
         "AC-106",
@@ -163,6 +216,10 @@ _SPECS = (
         _FI_PAUSED,
         "The FI connection was removed; the user must reconnect.",
         ErrorFamily.FI,
+        meaning="From the balance read (GET .../balance): the bank paused sharing this user's "
+        "data for security reasons until the user reconnects. Routine. AC-113 has the same "
+        "text but comes from the identity read and is not routine.",
+        next_step="Ask the user to reconnect to their bank; nothing on our side resumes sharing.",
     ),
     _spec(
         "AC-107",
@@ -170,6 +227,10 @@ _SPECS = (
         "Balance refresh not available for manually linked users",
         "Refresh for a manually linked user.",
         ErrorFamily.MANUAL_USER,
+        meaning="This user linked the account by hand, so there is no bank to refresh the "
+        "balance from. Not a fault.",
+        next_step="Tell the user refreshes need a bank connection; they can relink through "
+        "their bank.",
     ),
     _spec(
         "AC-108",
@@ -178,6 +239,10 @@ _SPECS = (
         "Account has been temporarily blockd due to too many incorrect MFA attempts",
         "The user answered MFA incorrectly too many times.",
         ErrorFamily.MFA,
+        meaning="Too many wrong MFA answers: the service refuses balance refreshes for this "
+        "user for a while. The block lifts by itself; the service may say when (Retry-After "
+        "on the refused refresh, blocked_until on the failed job).",
+        next_step="Refresh again after the block lifts; retrying sooner does not shorten it.",
     ),
     _spec(
         "AC-109",
@@ -188,6 +253,9 @@ _SPECS = (
         message_by_endpoint=MappingProxyType(
             {ep.JOB.name: "Balance refresh job for {user_id} not found"}
         ),
+        meaning="The service does not know this job for this user: it expired, was started on "
+        "another service, or belongs to another user. Nothing is wrong with the account.",
+        next_step="Start the job again if its result is still needed; remove the stale job.",
     ),
     _spec(
         "AC-110",
@@ -195,6 +263,9 @@ _SPECS = (
         "Your MFA session has expired. Please reauthenticate to continue",
         "The client took too long to answer MFA.",
         ErrorFamily.MFA,
+        meaning="The MFA question was not answered before its session ran out, so the job "
+        "stopped. No attempt was used up and the account is not blocked.",
+        next_step="Start the job again and answer the new MFA question before the countdown ends.",
     ),
     _spec(
         "AC-111",
@@ -202,13 +273,20 @@ _SPECS = (
         "Identity jobs are not available for manually linked users",
         "Identity job for a manually linked user.",
         ErrorFamily.MANUAL_USER,
+        meaning="This user linked the account by hand, so there is no bank to confirm their "
+        "identity. Not a fault.",
+        next_step="Verify identity another way, or ask the user to relink through their bank.",
     ),
     _spec(
         "AC-112",
         409,
         "Conflict - another job currently in progress",
-        "A job of the same kind (identity or transaction) is already in progress.",
+        "A job of the same kind (identity or transactions) is already in progress.",
         ErrorFamily.CONFLICT,
+        meaning="A job of the same kind (identity or transactions) is still running for this "
+        "user; the service runs one of each kind at a time. Nothing failed.",
+        next_step="Wait for the running job (jobs screen) and use its result; retry only if it "
+        "fails.",
     ),
     _spec(
         "AC-113",
@@ -216,6 +294,10 @@ _SPECS = (
         _FI_PAUSED,
         "Authentication has failed for the expected user.",
         ErrorFamily.FI,
+        meaning="From the identity read (GET .../identity): the bank could not confirm that the "
+        "linked login belongs to this user. AC-106 has the same text but comes from the "
+        "balance read (a routine pause); here the link may be someone else's.",
+        next_step="Do not rely on this identity; ask the user to reconnect with their own login.",
     ),
     _spec(
         "AC-114",
@@ -223,6 +305,9 @@ _SPECS = (
         "Transaction jobs are not available for manually linked users",
         "Transaction job for a manually linked user.",
         ErrorFamily.MANUAL_USER,
+        meaning="This user linked the account by hand, so there is no bank to fetch "
+        "transactions from. Not a fault.",
+        next_step="Ask the user for statements instead, or to relink through their bank.",
     ),
     _spec(
         "AC-115",
@@ -230,6 +315,9 @@ _SPECS = (
         "Transaction data not available for manually linked users",
         "Reading transaction data for a manually linked user.",
         ErrorFamily.MANUAL_USER,
+        meaning="This user linked the account by hand, so the service holds no transactions "
+        "for it. Not a fault.",
+        next_step="Tell the user transaction history needs a bank connection (relink).",
     ),
 )
 
@@ -255,54 +343,19 @@ ENDPOINT_ERRORS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 
 #: Codes the contract mentions outside its tables (section 7.1, last
 #: paragraph). The client treats them like any unknown code: a plain ApiError.
-UNLISTED_CODES: Mapping[str, str] = MappingProxyType(
-    {"AC-204": "No account information available, please select another bank."}
-)
-
-#: Codes the sandbox uses for answers the contract does not cover: what a web
-#: framework would otherwise answer on its own. They are ours, not the
-#: service's; the client treats them as unknown codes.
-SANDBOX_CODES: Mapping[str, ErrorSpec] = MappingProxyType(
+#: Their status is not shown; 400, as for the other bank answers, is a guess
+#: nothing relies on (the client keeps the status it receives).
+UNLISTED_CODES: Mapping[str, ErrorSpec] = MappingProxyType(
     {
-        spec.code: spec
-        for spec in (
-            _spec("AC-904", 404, "No such endpoint", "Unknown route.", ErrorFamily.OTHER),
-            _spec(
-                "AC-905",
-                405,
-                "Method not allowed on this endpoint",
-                "Known route, wrong method.",
-                ErrorFamily.OTHER,
-            ),
-            _spec(
-                "AC-950",
-                500,
-                "The sandbox failed to answer this request",
-                "Unexpected failure inside the sandbox.",
-                ErrorFamily.OTHER,
-            ),
-            _spec(
-                "AC-903",
-                403,
-                "Sandbox control needs the X-Sandbox-Control-Token header "
-                "(the token is printed when the sandbox starts)",
-                "A control call on the shared world, served on a non-loopback interface.",
-                ErrorFamily.OTHER,
-            ),
-            _spec(
-                "AC-913",
-                413,
-                "Request body too large",
-                "The request body is over the sandbox's limit (64 KiB).",
-                ErrorFamily.OTHER,
-            ),
-            _spec(
-                "AC-929",
-                429,
-                "The training sandbox has no room for another trainee",
-                "A new trainee_<name> key signed in when every tenant world was taken.",
-                ErrorFamily.OTHER,
-            ),
+        "AC-204": _spec(
+            "AC-204",
+            400,
+            "No account information available, please select another bank.",
+            "Named below the contract's code table, in no endpoint table.",
+            ErrorFamily.FI,
+            meaning="The bank returned no account information for this user's link. A code "
+            "outside the service's tables: the message is our only description.",
+            next_step="Ask the user to link another bank or account, as the message says.",
         )
     }
 )

@@ -376,7 +376,8 @@ class Desk:
 
     def record_error(self, error: AccountDataError | InternalError) -> ErrorRecord:
         """Add ``error`` to the session's log (and the log file); the record the UI shows."""
-        record = ErrorRecord.from_error(error, self.now())
+        service_url = "" if self.embedded else self.service_url
+        record = ErrorRecord.from_error(error, self.now(), service_url=service_url)
         self.error_log.append(record)
         from accountdesk.client import TransportError
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from accountdesk.contract import JobKind, JobStatus
+from accountdesk.contract import JobKind, JobStatus, guidance_for_code
 
-from .errors import Severity
+from .errors import NEXT_STEP_PREFIX, Severity, block_lifts
 from .formatting import kind_label
 
 if TYPE_CHECKING:
@@ -48,7 +48,14 @@ def job_ended(tracked: TrackedJob) -> Notice:
         return Notice("Job completed", f"{what} completed.")
     code = tracked.last_error_code or "no code"
     reason = tracked.last_error_message or "no reason given"
-    return Notice(f"Job failed · {code}", f"{what} failed: {reason}", "error")
+    message = f"{what} failed: {reason}"
+    if tracked.last_error_code:
+        # The contract's next step, as an error toast ends (an AC-108 says when it lifts).
+        step = guidance_for_code(tracked.last_error_code).next_step
+        if tracked.blocked_until is not None:
+            step = f"{block_lifts(tracked.blocked_until, tracked.last_poll_at)} {step}"
+        message += f"\n{NEXT_STEP_PREFIX}{step}"
+    return Notice(f"Job failed · {code}", message, "error")
 
 
 def job_given_up(tracked: TrackedJob, minutes: int) -> Notice:

@@ -2,17 +2,27 @@
 
 Defaults come from ``platformdirs`` (``~/.config/accountdesk/config.toml``,
 ``~/.local/share/accountdesk``, ``~/.local/state/accountdesk/log`` on Linux);
-tests and ``--config`` pass their own.
+tests and ``--config`` pass their own. ``ACCOUNTDESK_DATA_DIR`` moves the data
+folder: web mode gives each browser session on the sandbox its own.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["AppDirs", "default_config_path", "default_data_dir", "default_log_dir"]
+__all__ = [
+    "DATA_DIR_VARIABLE",
+    "AppDirs",
+    "default_config_path",
+    "default_data_dir",
+    "default_log_dir",
+]
 
 APP_NAME = "accountdesk"
+#: Where recent lookups, tracked jobs and exports go, instead of the user's data dir.
+DATA_DIR_VARIABLE = "ACCOUNTDESK_DATA_DIR"
 
 
 def default_config_path() -> Path:
@@ -22,6 +32,8 @@ def default_config_path() -> Path:
 
 
 def default_data_dir() -> Path:
+    if chosen := os.environ.get(DATA_DIR_VARIABLE, "").strip():
+        return Path(chosen)
     import platformdirs
 
     return Path(platformdirs.user_data_dir(APP_NAME))
@@ -56,6 +68,11 @@ class AppDirs:
     @property
     def exports_dir(self) -> Path:
         return self.data_dir / "exports"
+
+    @property
+    def clipboard_dir(self) -> Path:
+        """Copied text, when the terminal cannot take it (``core.clipboard``)."""
+        return self.data_dir / "clipboard"
 
     @property
     def screenshots_dir(self) -> Path:

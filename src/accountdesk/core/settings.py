@@ -10,6 +10,7 @@ The file is TOML (``core.paths.default_config_path()``)::
     api_key = "key_123"
     theme = "nord"
     profile = "staging"          # the default profile (optional)
+    clipboard = "auto"            # or "osc52", or "file" (core.clipboard)
 
     [keymap]                      # binding id -> key(s)
     reveal_numbers = "ctrl+r"
@@ -40,6 +41,8 @@ from pydantic_settings import (
     PydanticBaseSettingsSource,
     SettingsConfigDict,
 )
+
+from .clipboard import ClipboardMode
 
 __all__ = [
     "ENV_PREFIX",
@@ -124,6 +127,9 @@ class Settings(BaseSettings):
     profiles: dict[str, Profile] = Field(default_factory=dict)
     #: Largest answer body accepted from the service, in MiB (decoded).
     max_response_mb: int = Field(default=64, ge=1, le=4096)
+    #: Where copied text goes: the terminal (OSC 52), a file and a dialog, or
+    #: "auto" (OSC 52 unless the environment shows it cannot arrive; core.clipboard).
+    clipboard: ClipboardMode = ClipboardMode.AUTO
     #: Sent to a sandbox served on a non-loopback interface for its control endpoints.
     sandbox_control_token: SecretStr | None = None
     #: Keys of the config file this version does not know (ignored; the app logs them).

@@ -281,6 +281,12 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
         if message.generation != self._toast_generation:
             return
         super().clear_notifications()
+        # Textual redraws toasts on the top screen only: one that landed on
+        # the screen below a dialog would stay there, a ghost. Toasts live on
+        # the top screen; a screen shown again gets them back from the app.
+        for screen in self.screen_stack[:-1]:
+            for rack in screen.query("ToastRack"):
+                rack.remove_children()
         now = time.monotonic()
         for toast in self._toast_stack:
             super().notify(
@@ -303,10 +309,13 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
         self.notify(notice.message, title=notice.title, severity=notice.severity, markup=False)
 
     def show_record(self, record: ErrorRecord) -> None:
-        """Toast an error record (network text, so markup off); refresh an open error log."""
+        """Toast an error record: its message, then one line of what to do next.
+
+        Network text, so markup off. An open error log is refreshed.
+        """
         from .screens.error_log import ErrorLogScreen
 
-        self.notify(record.message, title=record.title, severity=record.severity, markup=False)
+        self.notify(record.toast_text, title=record.title, severity=record.severity, markup=False)
         if isinstance(self.screen, ErrorLogScreen):
             self.screen.show_records()
 

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import SecretStr
+from textual.widgets import DataTable
 
 from accountdesk.core.desk import Desk
 from accountdesk.core.paths import AppDirs
@@ -98,7 +99,11 @@ async def _error_log(driver: Driver) -> None:
         await driver.open_account(user_id)
         await driver.back()
     await driver.run("app.show_error_log")
+    # AC-106: its meaning says which read answered it (the balance, not the identity: AC-113).
+    table = driver.app.screen.query_one(DataTable)
+    table.move_cursor(row=table.row_count - 2)
     driver.app.clear_notifications()
+    await driver.settle()
 
 
 async def _toast(driver: Driver) -> None:

@@ -11,6 +11,7 @@ from textual.screen import Screen
 def dashboard_screens() -> list[type[Screen[Any]]]:
     """Every screen and dialog class (for checking a keymap against their keys)."""
     from .account import AccountScreen
+    from .clipboard import ClipboardDialog
     from .error_log import ErrorLogScreen
     from .help import HelpScreen
     from .identity import IdentityScreen
@@ -31,6 +32,7 @@ def dashboard_screens() -> list[type[Screen[Any]]]:
         JobsScreen,
         TransactionsScreen,
         MfaDialog,
+        ClipboardDialog,
         HelpScreen,
         SandboxPanel,
         TourPickerScreen,

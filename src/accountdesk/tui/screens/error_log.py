@@ -1,21 +1,35 @@
-"""The error log: every error of this session, newest last, copyable for a ticket.
+"""The error log: every error of this session, newest last, with what to do about each.
 
-``c`` copies the selected error as plain text to the clipboard through the
-terminal (OSC 52), ready to paste into a support ticket.
+The detail pane shows the selected error with the contract's guidance (what
+it means, the next step). ``c`` copies it as ticket text, ``u`` as a curl
+command that sends the request again; ``m`` and ``J`` save the whole log as
+Markdown or JSON under the data dir. Every text is redacted and sanitised
+(``core.error_reports``); copies go through the terminal or, where it cannot
+take them, a dialog and a file (``screens.clipboard``).
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
+from accountdesk.core.error_reports import (
+    ReportFormat,
+    curl_command,
+    export_errors,
+    service_label,
+    ticket_text,
+)
 from accountdesk.core.errors import ErrorRecord
 from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.resources import styles_path
+from accountdesk.tui.screens.clipboard import copy_text
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
 
@@ -28,12 +42,12 @@ class ErrorLogScreen(DeskScreen[None]):
     CSS_PATH = styles_path("error_log.tcss")
     HELP_TITLE = "Error log"
     HELP = """\
-Every error of this session, oldest first: when it happened, the request
-(method and path), the HTTP status, the service's `AC-` code and its message.
+Every error of this session, oldest first, and below the table what the
+selected one means and what to do next. Errors that are not the service's
+answer (no connection, an answer in the wrong shape) have no `AC-` code.
 
-Errors that are not the service's answer (connection failures, answers in
-the wrong shape) have no code. Select a row and press `c` to copy it as
-text for a support ticket (the terminal must allow OSC 52 clipboard access).
+Nothing copied or saved holds a token or a secret. Where the terminal cannot
+take copies (OSC 52), they open in a dialog and a file (`clipboard` setting).
 """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -44,6 +58,27 @@ text for a support ticket (the terminal must allow OSC 52 clipboard access).
             "Copy",
             id="copy_error",
             tooltip="Copy the selected error for a ticket",
+        ),
+        Binding(
+            "u",
+            "copy_curl",
+            "curl",
+            id="copy_curl",
+            tooltip="Copy the selected request as a curl command",
+        ),
+        Binding(
+            "m",
+            "export('md')",
+            "Markdown",
+            id="export_markdown",
+            tooltip="Save every error as Markdown (for a ticket)",
+        ),
+        Binding(
+            "J",
+            "export('json')",
+            "JSON",
+            id="export_json",
+            tooltip="Save every error as JSON",
         ),
     ]
 
@@ -78,12 +113,7 @@ text for a support ticket (the terminal must allow OSC 52 clipboard access).
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         record = self.selected_record()
         detail = self.query_one("#error-detail", Static)
-        if record is None:
-            detail.update("")
-            return
-        detail.update(
-            f"{record.title}  ·  {record.method} {record.path}  ·  {record.kind}\n{record.message}"
-        )
+        detail.update("" if record is None else _detail(record))
 
     def selected_record(self) -> ErrorRecord | None:
         table = self.query_one(DataTable)
@@ -92,16 +122,74 @@ text for a support ticket (the terminal must allow OSC 52 clipboard access).
             return None
         return records[table.cursor_row]
 
+    def _secrets(self) -> tuple[str, ...]:
+        # The client registers its secret and tokens for redaction; the
+        # configured secret is added in case no client was ever made.
+        return (self.desk.settings.api_secret.get_secret_value(),)
+
     def action_copy_error(self) -> None:
         record = self.selected_record()
         if record is None:
             self.notify("No error selected.", severity="warning")
             return
-        self.app.copy_to_clipboard(record.ticket_text(service=self.desk.service_key))
-        self.notify(f"{record.title} copied to the clipboard.", title="Copied", markup=False)
+        copy_text(
+            self,
+            ticket_text(record, self._secrets()),
+            title=f"{record.title} as ticket text",
+            name="ticket",
+        )
+
+    def action_copy_curl(self) -> None:
+        record = self.selected_record()
+        if record is None:
+            self.notify("No error selected.", severity="warning")
+            return
+        command = curl_command(record, self._secrets())
+        if command is None:
+            self.notify(
+                "No request went out for this error (refused before sending, or our own "
+                "bug), so there is nothing to replay.",
+                title=record.title,
+                severity="warning",
+                markup=False,
+            )
+            return
+        copy_text(
+            self, command, title=f"{record.title} as a curl command", name="curl", suffix="sh"
+        )
+
+    def action_export(self, suffix: str) -> None:
+        report = ReportFormat(suffix)
+        count = len(self.desk.error_log)
+        if not count:
+            self.notify("No errors to save.", severity="warning")
+            return
+        path = export_errors(self.desk, report)
+        if path is None:
+            return  # the store told the user why
+        name = "Markdown" if report is ReportFormat.MARKDOWN else "JSON"
+        noun = "error" if count == 1 else "errors"
+        self.notify(str(path), title=f"{count} {noun} saved as {name}", markup=False)
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+
+def _detail(record: ErrorRecord) -> Group:
+    """The selected error: what was asked, what came back, what it means, what to do."""
+    # Text, never markup: paths and messages come from the network.
+    request = f"{record.method} {record.path}".strip() or "no request sent"
+    facts = [request, record.kind, f"{record.time:%H:%M:%S}"]
+    if record.service_url:
+        facts.append(service_label(record.service_url))
+    heading = Text.assemble((record.title, "bold"), "  ·  ", "  ·  ".join(facts))
+    grid = Table.grid(padding=(0, 2), expand=True)
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column(ratio=1)
+    grid.add_row("Message", Text(record.message))
+    grid.add_row("Meaning", Text(record.meaning))
+    grid.add_row("Next step", Text(record.advice))
+    return Group(heading, grid)
 
 
 def _row(record: ErrorRecord) -> tuple[Text, ...]:

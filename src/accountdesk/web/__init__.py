@@ -1,0 +1,89 @@
+"""Web mode: ``accountdesk serve`` shows the dashboard in a browser, for demos over screen share.
+
+Every browser tab is its own dashboard process (``python -m accountdesk``,
+this interpreter), started by textual-serve's process protocol and drawn by
+its xterm.js page: on the embedded sandbox, each tab has its own sandbox and
+its own data folder. The server listens on 127.0.0.1 unless told otherwise;
+another host is a warning on the sandbox and refused for a live service
+unless ``--allow-remote-live`` is given (see :mod:`accountdesk.web.options`).
+
+Needs the ``serve`` extra (``pip install 'accountdesk[serve]'``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import logging
+import socket
+import sys
+
+from .options import ServeOptions, exposure
+from .server import bind, run
+
+__all__ = ["ServeOptions", "serve_dashboard"]
+
+
+def _options(args: argparse.Namespace) -> ServeOptions:
+    return ServeOptions(
+        host=args.host,
+        port=args.port,
+        base_url=None if args.sandbox else args.base_url,
+        profile=args.profile,
+        config=args.config,
+        log_level=args.log_level,
+        allow_remote_live=args.allow_remote_live,
+    )
+
+
+def _page_url(host: str, port: int) -> str:
+    if host in {"", "0.0.0.0", "::"}:
+        host = socket.gethostname()  # "every interface": name one a viewer can type
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def _say(text: str) -> None:
+    print(f"accountdesk: {text}", file=sys.stderr, flush=True)
+
+
+def serve_dashboard(args: argparse.Namespace) -> int:
+    """``accountdesk serve``: 0 after Ctrl+C, 2 (and one line) for anything unusable."""
+    from accountdesk.core.paths import AppDirs
+    from accountdesk.core.settings import ConfigError, load_settings
+
+    options = _options(args)
+    # The settings each tab will load, checked once here: a bad config file or
+    # URL is one line now, not a page that shows "Session ended" later.
+    flags = {"base_url": options.base_url or "sandbox", "profile": options.profile}
+    try:
+        settings = load_settings(AppDirs.default(options.config).config_path, flags=flags)
+    except ConfigError as error:
+        _say(str(error))
+        return 2
+    options = dataclasses.replace(options, base_url=settings.base_url)
+    exposed = exposure(options)
+    if exposed.refusal is not None:
+        _say(f"serve: {exposed.refusal}")
+        return 2
+    for warning in exposed.warnings:
+        _say(f"serve: {warning}")
+    try:
+        listener = bind(options.host, options.port)
+    except OSError as error:
+        _say(f"serve on {options.host}:{options.port}: {error.strerror or error}")
+        return 2
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("accountdesk serve: %(message)s"))
+    for name in (__name__, "textual-serve"):
+        logging.getLogger(name).addHandler(handler)
+        logging.getLogger(name).setLevel(options.log_level.upper())
+    url = _page_url(options.host, listener.getsockname()[1])
+
+    def ready() -> None:
+        _say(
+            f"serving the dashboard on {options.describe_service()} at {url} "
+            "(each browser tab is its own session; Ctrl+C stops)"
+        )
+
+    run(options, listener, on_ready=ready)
+    return 0

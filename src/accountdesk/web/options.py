@@ -1,0 +1,124 @@
+"""What ``accountdesk serve`` was asked for, and what each browser session runs.
+
+Plain data and rules, no web framework: the command line builds a
+:class:`ServeOptions`, :func:`exposure` says whether the host is safe for
+the service chosen, and :meth:`ServeOptions.session_argv` is the command every
+browser session starts (always this interpreter, never an ``accountdesk``
+found on ``PATH``).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["DEFAULT_MAX_SESSIONS", "Exposure", "ServeOptions", "exposure", "is_loopback"]
+
+#: Each browser tab is a whole app process (Textual, and on the sandbox
+#: FastAPI): 65 MB resident at the sign-in screen, more once used. A page
+#: left open in many tabs, or a stranger on a shared network, must not be
+#: able to start them without bound.
+DEFAULT_MAX_SESSIONS = 8
+
+#: Host names that only ever mean this machine (no resolver is asked).
+_LOOPBACK_NAMES = frozenset({"localhost", "localhost.", "ip6-localhost", "ip6-loopback"})
+
+
+def is_loopback(host: str) -> bool:
+    """True when ``host`` can only be reached from this machine.
+
+    Anything we cannot be sure of (an empty host or ``0.0.0.0`` meaning every
+    interface, a host name that would need a resolver) counts as not loopback.
+    """
+    name = host.strip().lower()
+    if name in _LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(name.removeprefix("[").removesuffix("]")).is_loopback
+    except ValueError:
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class ServeOptions:
+    """``accountdesk serve`` as the command line gave it."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    #: The live service each session uses; None: each its own embedded sandbox.
+    base_url: str | None = None
+    profile: str | None = None
+    config: Path | None = None
+    log_level: str = "info"
+    #: Serve a live base URL on a non-loopback host (the operator said so).
+    allow_remote_live: bool = False
+    max_sessions: int = DEFAULT_MAX_SESSIONS
+
+    @property
+    def sandbox(self) -> bool:
+        return self.base_url is None
+
+    @property
+    def loopback(self) -> bool:
+        return is_loopback(self.host)
+
+    def session_argv(self) -> list[str]:
+        """The dashboard's own command line, run once per browser session.
+
+        The sandbox is the default here even when the environment or the
+        config file names a service: a demo page must never reach a real
+        service by accident, so live needs ``--base-url`` on this command.
+        """
+        argv = [sys.executable, "-m", "accountdesk", "--log-level", self.log_level]
+        argv += ["--sandbox"] if self.base_url is None else ["--base-url", self.base_url]
+        if self.profile is not None:
+            argv += ["--profile", self.profile]
+        if self.config is not None:
+            argv += ["--config", str(self.config)]
+        return argv
+
+    def describe_service(self) -> str:
+        return (
+            "the embedded sandbox" if self.base_url is None else f"the live service {self.base_url}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Exposure:
+    """What serving on this host means: warnings to print, or why we refuse."""
+
+    warnings: tuple[str, ...] = ()
+    refusal: str | None = None
+
+
+def exposure(options: ServeOptions) -> Exposure:
+    """Whether ``options.host`` is safe for the service chosen.
+
+    The page gives whoever reaches it the dashboard. On the embedded sandbox
+    that is demo data, so a non-loopback host is only a warning; on a live
+    service the sign-in form fills in the remembered key and secret, so it is
+    refused unless ``allow_remote_live`` says the operator means it.
+    """
+    if options.loopback:
+        return Exposure()
+    where = f"{options.host or 'every interface'} port {options.port}"
+    if options.sandbox:
+        warning = (
+            f"warning: {where} is reachable from other machines: anyone who can reach it "
+            "gets the dashboard (on the embedded sandbox: demo data only)"
+        )
+        return Exposure(warnings=(warning,))
+    if not options.allow_remote_live:
+        return Exposure(
+            refusal=f"refusing to serve {options.describe_service()} on {where}: anyone who "
+            "reaches the page could use the credentials remembered on this machine; serve on "
+            "127.0.0.1 (share your screen, not the port), or add --allow-remote-live if you mean it"
+        )
+    warning = (
+        f"warning: {where} is reachable from other machines and serves "
+        f"{options.describe_service()}: anyone who reaches the page can sign in with the "
+        "credentials remembered on this machine and act on real accounts"
+    )
+    return Exposure(warnings=(warning,))
