@@ -39,24 +39,27 @@ def test_code_texts_come_from_the_catalogue() -> None:
     texts = code_texts("AC-102", user_id="user_nobody")
     spec = ERRORS["AC-102"]
     assert texts.message == spec.message_for(user_id="user_nobody")
-    assert texts.status == spec.status
-    # Until the catalogue carries support guidance, the contract's condition stands in.
-    assert texts.meaning == (getattr(spec, "meaning", None) or spec.condition)
+    assert (texts.status, texts.meaning, texts.next_step) == (
+        spec.status,
+        spec.meaning,
+        spec.next_step,
+    )
+    assert texts.meaning and texts.next_step  # the catalogue has guidance for every code
 
 
-def test_code_texts_use_the_catalogues_guidance_when_it_has_some(
+def test_a_row_without_guidance_falls_back_to_the_condition(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     spec = SimpleNamespace(
         status=405,
-        condition="The condition.",
-        meaning="The session timed out before the answer came.",
-        next_step="Ask the user to start the job again.",
+        condition="The client took too long to answer MFA.",
+        meaning="",
+        next_step="",
         message_for=lambda **_: "Your MFA session has expired.",
     )
     monkeypatch.setattr(tour_captions, "ERRORS", {"AC-110": spec})
     texts = code_texts("AC-110")
-    assert (texts.meaning, texts.next_step) == (spec.meaning, spec.next_step)
+    assert (texts.meaning, texts.next_step) == (spec.condition, None)
 
 
 @pytest.mark.parametrize(

@@ -46,19 +46,16 @@ class CodeTexts:
 def code_texts(code: str, *, user_id: str = "") -> CodeTexts:
     """The catalogue's texts for ``code`` (KeyError for a code it does not list).
 
-    ``meaning`` and ``next_step`` are the catalogue's support guidance; where
-    a catalogue has none yet, the contract's condition stands for the
-    meaning and the next step is left out.
+    ``meaning`` and ``next_step`` are the catalogue's support guidance; a row
+    without guidance falls back to the contract's condition, and no next step.
     """
     spec = ERRORS[code]
-    meaning = getattr(spec, "meaning", None) or spec.condition
-    next_step = getattr(spec, "next_step", None)
     return CodeTexts(
         code=code,
         status=spec.status,
         message=spec.message_for(user_id=user_id, job_id="…"),
-        meaning=str(meaning),
-        next_step=str(next_step) if next_step else None,
+        meaning=spec.meaning or spec.condition,
+        next_step=spec.next_step or None,
     )
 
 

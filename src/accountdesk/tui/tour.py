@@ -88,9 +88,9 @@ class CaptionPanel(Static, can_focus=True):
             parts += [("\n▸ Look at: ", "bold"), (caption.look, "bold $accent")]
         for code in caption.codes:
             parts += [(f"\n{code.code} · {code.status}  ", "bold"), (code.message, "italic")]
-            parts.append((f"\n  What it means: {code.meaning}", "dim"))
+            parts += [("\nMeans: ", "bold $text-muted"), (code.meaning, "$text-muted")]
             if code.next_step:
-                parts.append((f"\n  Support's next step: {code.next_step}", "dim"))
+                parts += [("\nNext: ", "bold"), (code.next_step, "")]
         if caption.status:
             parts.append((f"\n{caption.status}", "bold $error" if caption.failed else "dim"))
         self.update(Content.assemble(*parts))
