@@ -6,8 +6,8 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
-from fastapi import FastAPI
 from sandbox_helpers import BASE_URL, GOOD, START
+from starlette.applications import Starlette
 
 from accountdesk.sandbox import FrozenClock, create_app
 from accountdesk.sandbox.embedded import EmbeddedTransport
@@ -30,12 +30,12 @@ def token(engine: SandboxEngine) -> str:
 
 
 @pytest.fixture
-def app(clock: FrozenClock) -> FastAPI:
+def app(clock: FrozenClock) -> Starlette:
     return create_app(clock=clock, ids=7)
 
 
 @pytest.fixture(params=["asgi", "embedded"])
-async def http(app: FastAPI, request: pytest.FixtureRequest) -> AsyncIterator[httpx.AsyncClient]:
+async def http(app: Starlette, request: pytest.FixtureRequest) -> AsyncIterator[httpx.AsyncClient]:
     """A client on ``app``: in the caller's loop (ASGITransport) or on its own thread.
 
     Every API test runs through both: the embedded transport must answer

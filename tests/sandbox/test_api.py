@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 
 import httpx
 import pytest
-from fastapi import FastAPI
 from sandbox_helpers import BASE_URL, GOOD, LIMITED, START, assert_envelope, bearer
+from starlette.applications import Starlette
 
 from accountdesk.client.models import Account, Balance, Identity, Job, TokenGrant, Transactions
 from accountdesk.contract import ERRORS
@@ -31,7 +31,7 @@ JOB_FIELDS = {
 }
 
 
-async def test_app_exposes_engine_and_clock(app: FastAPI, clock: FrozenClock) -> None:
+async def test_app_exposes_engine_and_clock(app: Starlette, clock: FrozenClock) -> None:
     assert app.state.clock is clock
     assert app.state.engine.clock is clock
 
@@ -328,20 +328,8 @@ async def test_unknown_route_and_wrong_method(http: httpx.AsyncClient) -> None:
     assert_envelope(await http.put("/accounts/user_good/identity", headers=headers), 405, "AC-905")
 
 
-async def test_framework_validation_failure_is_ac_100(
-    app: FastAPI, http: httpx.AsyncClient
-) -> None:
-    async def typed(count: int) -> dict[str, int]:  # FastAPI validates this query parameter
-        return {"count": count}
-
-    app.add_api_route("/_test/typed", typed, methods=["GET"])
-    assert (await http.get("/_test/typed?count=3")).json() == {"count": 3}
-    error = assert_envelope(await http.get("/_test/typed?count=three"), 400, "AC-100")
-    assert "detail" not in json.dumps(error)
-
-
 async def test_crash_is_ac_950(
-    app: FastAPI, http: httpx.AsyncClient, caplog: pytest.LogCaptureFixture
+    app: Starlette, http: httpx.AsyncClient, caplog: pytest.LogCaptureFixture
 ) -> None:
     headers = await bearer(http)
 
@@ -357,7 +345,7 @@ async def test_crash_is_ac_950(
     assert token not in caplog.text
 
 
-async def test_no_answer_is_ever_fastapi_detail_or_422(http: httpx.AsyncClient) -> None:
+async def test_no_answer_is_ever_a_framework_detail_or_422(http: httpx.AsyncClient) -> None:
     headers = await bearer(http)
     requests = [
         (method, path, body)

@@ -13,8 +13,8 @@ from datetime import timedelta
 
 import httpx
 import pytest
-from fastapi import FastAPI
 from sandbox_helpers import BASE_URL, START, assert_envelope, bearer
+from starlette.applications import Starlette
 
 from accountdesk.contract import ERRORS
 from accountdesk.sandbox import FrozenClock
@@ -105,7 +105,7 @@ def test_an_expired_session_stays_ac_110_when_the_user_is_blocked_later(
 
 
 @pytest.mark.anyio
-async def test_300_concurrent_jobs_give_three_guesses_not_900(app: FastAPI) -> None:
+async def test_300_concurrent_jobs_give_three_guesses_not_900(app: Starlette) -> None:
     transport = httpx.ASGITransport(app)
     async with httpx.AsyncClient(transport=transport, base_url=BASE_URL) as http:
         await _guess_on_300_jobs(http)

@@ -11,8 +11,8 @@ from typing import Any
 
 import httpx
 import pytest
-from fastapi import FastAPI
 from sandbox_helpers import BASE_URL, START, bearer
+from starlette.applications import Starlette
 
 from accountdesk.contract import ErrorSpec
 from accountdesk.sandbox import FrozenClock, create_app
@@ -34,7 +34,7 @@ def marked(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def test_every_error_envelope_comes_from_the_catalogue(marked: None) -> None:
-    app: FastAPI = create_app(clock=FrozenClock(START), ids=1)
+    app: Starlette = create_app(clock=FrozenClock(START), ids=1)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url=BASE_URL) as http:
         headers = await bearer(http)
         job_id = (await http.post("/accounts/user_mfa/refresh", headers=headers)).json()["job_id"]

@@ -12,8 +12,8 @@ from urllib.parse import quote, unquote
 
 import httpx
 import pytest
-from fastapi import FastAPI
 from sandbox_helpers import assert_envelope, bearer
+from starlette.applications import Starlette
 
 from accountdesk.contract import ERRORS
 from accountdesk.contract import endpoints as ep
@@ -90,7 +90,7 @@ async def test_hostile_job_ids_are_just_unknown_jobs(http: httpx.AsyncClient, jo
 
 
 async def _raw_asgi(
-    app: FastAPI, method: str, raw_path: bytes, headers: dict[str, str]
+    app: Starlette, method: str, raw_path: bytes, headers: dict[str, str]
 ) -> tuple[int, dict]:
     """Call the app the way a server would: ``path`` decoded, ``raw_path`` as sent."""
     scope = {
@@ -140,7 +140,7 @@ async def _raw_asgi(
         (b"/accounts/user_good/job/job_x%0A", "AC-109"),
     ],
 )
-async def test_raw_paths_from_a_server(app: FastAPI, raw_path: bytes, code: str) -> None:
+async def test_raw_paths_from_a_server(app: Starlette, raw_path: bytes, code: str) -> None:
     transport = httpx.ASGITransport(app)
     async with httpx.AsyncClient(transport=transport, base_url="http://sandbox") as http:
         headers = await bearer(http)

@@ -120,6 +120,7 @@ def make_desk(
         clock: Any = None,
         poll_interval: float = 1.0,
         secret_backend: Any = None,
+        client_options: dict[str, Any] | None = None,
         settings: Settings | None = None,
         **settings_fields: Any,
     ) -> Desk:
@@ -141,6 +142,7 @@ def make_desk(
             poll_interval=poll_interval,
             # Never the machine's keyring: an in-memory one, or none at all.
             secret_backend=secret_backend or NoKeyring(),
+            client_options=client_options,
         )
 
     return factory

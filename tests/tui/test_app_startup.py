@@ -29,7 +29,7 @@ from accountdesk.tui.screens.login import LoginScreen
 def first_frame(self):
     print(json.dumps({
         "seconds_in_python": time.perf_counter() - started,
-        "fastapi": "fastapi" in sys.modules,
+        "fastapi": "starlette" in sys.modules,
         "sandbox_modules": sorted(m for m in sys.modules if m.startswith("accountdesk.sandbox")),
         "screen": type(self.app.screen).__name__,
     }), flush=True)

@@ -120,7 +120,12 @@ def test_toast_mfa_expired_ac110(
     assert snap_compare(quiet_app(make_app, clock), terminal_size=SIZE, run_before=run_before)
 
 
-def test_transactions_screen(snap_compare: Any, make_app: Any) -> None:
+@pytest.mark.parametrize(
+    "size", [(80, 24), (100, 30), (200, 30)], ids=["80x24", "100x30", "200x30"]
+)
+def test_transactions_screen(snap_compare: Any, make_app: Any, size: tuple[int, int]) -> None:
+    # 80 and 100: no description cut while the category has room; 200: the
+    # columns stay together (the room left is after the last column).
     async def run_before(pilot: Any) -> None:
         await sign_in(pilot)
         await pilot.app.push_screen(TransactionsScreen("user_good"))
@@ -129,4 +134,4 @@ def test_transactions_screen(snap_compare: Any, make_app: Any) -> None:
         await pilot.press("down", "down")
         await settle(pilot)
 
-    assert snap_compare(quiet_app(make_app), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(quiet_app(make_app), terminal_size=size, run_before=run_before)

@@ -21,66 +21,148 @@ client records.
 
 from __future__ import annotations
 
-from ._backoff import MAX_RETRY_AFTER, exponential_backoff, parse_retry_after
-from ._columns import TransactionColumns
-from ._paths import identifier_problem
-from ._redact import (
-    REDACTED,
-    RedactingFilter,
-    SecretRegistry,
-    live_registries,
-    redact,
-    register_secret,
-)
-from ._retry import RetryPolicy
-from ._sandbox import SandboxCatalogue, SandboxControl, SandboxCredential, ScenarioUser
-from ._sanitise import sanitise_text
-from ._urls import normalise_base_url
-from ._wire import ResponseTooLargeError
-from .client import AccountDataClient
-from .errors import (
-    ERROR_CLASSES,
-    AccountBlockedError,
-    AccountDataError,
-    ApiError,
-    BalanceUnavailableForManualUserError,
-    FiConnectionError,
-    FiDataIncompleteError,
-    FiSharingPausedError,
-    IdentityUnavailableForManualUserError,
-    IdentityVerificationFailedError,
-    InvalidBaseUrlError,
-    InvalidCredentialsError,
-    InvalidIdentifierError,
-    InvalidRequestError,
-    JobConflictError,
-    JobNotFoundError,
-    JobWatchTimeout,
-    MalformedResponseError,
-    MfaSessionExpiredError,
-    NotAuthorizedError,
-    RefreshUnavailableForManualUserError,
-    TransactionDataUnavailableForManualUserError,
-    TransactionJobsUnavailableForManualUserError,
-    TransportError,
-    UserNotFoundError,
-    error_class_for,
-)
-from .models import (
-    TERMINAL_STATUSES,
-    Account,
-    Address,
-    Balance,
-    Identity,
-    Job,
-    JobError,
-    JobKind,
-    JobStatus,
-    MfaChallenge,
-    TokenGrant,
-    Transaction,
-    Transactions,
-)
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._backoff import MAX_RETRY_AFTER, exponential_backoff, parse_retry_after
+    from ._columns import TransactionColumns
+    from ._paths import identifier_problem
+    from ._redact import (
+        REDACTED,
+        RedactingFilter,
+        SecretRegistry,
+        live_registries,
+        redact,
+        register_secret,
+    )
+    from ._retry import RetryPolicy
+    from ._sandbox import SandboxCatalogue, SandboxControl, SandboxCredential, ScenarioUser
+    from ._sanitise import sanitise_text
+    from ._urls import normalise_base_url
+    from ._wire import ResponseTooLargeError
+    from .client import AccountDataClient
+    from .errors import (
+        ERROR_CLASSES,
+        AccountBlockedError,
+        AccountDataError,
+        ApiError,
+        BalanceUnavailableForManualUserError,
+        FiConnectionError,
+        FiDataIncompleteError,
+        FiSharingPausedError,
+        IdentityUnavailableForManualUserError,
+        IdentityVerificationFailedError,
+        InvalidBaseUrlError,
+        InvalidCredentialsError,
+        InvalidIdentifierError,
+        InvalidRequestError,
+        JobConflictError,
+        JobNotFoundError,
+        JobWatchTimeout,
+        MalformedResponseError,
+        MfaSessionExpiredError,
+        NotAuthorizedError,
+        RefreshUnavailableForManualUserError,
+        TransactionDataUnavailableForManualUserError,
+        TransactionJobsUnavailableForManualUserError,
+        TransportError,
+        UserNotFoundError,
+        error_class_for,
+    )
+    from .models import (
+        TERMINAL_STATUSES,
+        Account,
+        Address,
+        Balance,
+        Identity,
+        Job,
+        JobError,
+        JobKind,
+        JobStatus,
+        MfaChallenge,
+        TokenGrant,
+        Transaction,
+        Transactions,
+    )
+
+# Names are loaded on first use: an app that only needs the log filter or the
+# sanitiser (before its first frame) does not pay for httpx and the models.
+_LAZY: dict[str, str] = {
+    "MAX_RETRY_AFTER": "._backoff",
+    "exponential_backoff": "._backoff",
+    "parse_retry_after": "._backoff",
+    "TransactionColumns": "._columns",
+    "identifier_problem": "._paths",
+    "REDACTED": "._redact",
+    "RedactingFilter": "._redact",
+    "SecretRegistry": "._redact",
+    "live_registries": "._redact",
+    "redact": "._redact",
+    "register_secret": "._redact",
+    "RetryPolicy": "._retry",
+    "SandboxCatalogue": "._sandbox",
+    "SandboxControl": "._sandbox",
+    "SandboxCredential": "._sandbox",
+    "ScenarioUser": "._sandbox",
+    "sanitise_text": "._sanitise",
+    "normalise_base_url": "._urls",
+    "ResponseTooLargeError": "._wire",
+    "AccountDataClient": ".client",
+    "ERROR_CLASSES": ".errors",
+    "AccountBlockedError": ".errors",
+    "AccountDataError": ".errors",
+    "ApiError": ".errors",
+    "BalanceUnavailableForManualUserError": ".errors",
+    "FiConnectionError": ".errors",
+    "FiDataIncompleteError": ".errors",
+    "FiSharingPausedError": ".errors",
+    "IdentityUnavailableForManualUserError": ".errors",
+    "IdentityVerificationFailedError": ".errors",
+    "InvalidBaseUrlError": ".errors",
+    "InvalidCredentialsError": ".errors",
+    "InvalidIdentifierError": ".errors",
+    "InvalidRequestError": ".errors",
+    "JobConflictError": ".errors",
+    "JobNotFoundError": ".errors",
+    "JobWatchTimeout": ".errors",
+    "MalformedResponseError": ".errors",
+    "MfaSessionExpiredError": ".errors",
+    "NotAuthorizedError": ".errors",
+    "RefreshUnavailableForManualUserError": ".errors",
+    "TransactionDataUnavailableForManualUserError": ".errors",
+    "TransactionJobsUnavailableForManualUserError": ".errors",
+    "TransportError": ".errors",
+    "UserNotFoundError": ".errors",
+    "error_class_for": ".errors",
+    "TERMINAL_STATUSES": ".models",
+    "Account": ".models",
+    "Address": ".models",
+    "Balance": ".models",
+    "Identity": ".models",
+    "Job": ".models",
+    "JobError": ".models",
+    "JobKind": ".models",
+    "JobStatus": ".models",
+    "MfaChallenge": ".models",
+    "TokenGrant": ".models",
+    "Transaction": ".models",
+    "Transactions": ".models",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "ERROR_CLASSES",

@@ -28,7 +28,7 @@ from .models import ServiceModel
 
 __all__ = ["SandboxCatalogue", "SandboxControl", "SandboxCredential", "ScenarioUser"]
 
-CONTROL_TOKEN_HEADER = "X-Sandbox-Control-Token"
+from accountdesk.contract.sandbox_codes import CONTROL_TOKEN_HEADER
 
 
 class ScenarioUser(ServiceModel):

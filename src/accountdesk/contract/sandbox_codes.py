@@ -15,7 +15,11 @@ from types import MappingProxyType
 
 from .errors import ErrorFamily, ErrorSpec
 
-__all__ = ["SANDBOX_CODES"]
+__all__ = ["CONTROL_TOKEN_HEADER", "SANDBOX_CODES"]
+
+#: The header a sandbox served beyond loopback reads its control token from
+#: (the client sends it, the sandbox checks it, the OpenAPI document names it).
+CONTROL_TOKEN_HEADER = "X-Sandbox-Control-Token"
 
 _NOT_THE_SERVICE = "From the sandbox, not the real service: "
 

@@ -2,7 +2,7 @@
 
 This is the one place outside ``cli`` that may import the sandbox (an
 import-linter contract says so). Nothing here runs before the first frame:
-the embedded sandbox (and with it FastAPI) is built only when the transport
+the embedded sandbox (and with it Starlette) is built only when the transport
 is first needed, in a thread, so the sign-in screen paints at once.
 """
 
@@ -52,7 +52,7 @@ def default_client_factory(
 
 
 def build_embedded_transport(**sandbox_options: Any) -> httpx.AsyncBaseTransport:
-    """A transport to a fresh in-process sandbox (imports FastAPI: call off the UI's path).
+    """A transport to a fresh in-process sandbox (imports Starlette: call off the UI's path).
 
     ``sandbox_options`` go to :func:`accountdesk.sandbox.create_app`; ``frozen_at``
     (a datetime) freezes its clock there, for screenshots and demos that must

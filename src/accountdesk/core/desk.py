@@ -13,18 +13,21 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from .connection import ClientFactory, ServiceConnection
 from .errors import ErrorLog, ErrorRecord, InternalError
 from .jobs import JobTracker, TrackedJob, job_key
-from .notices import Notice, job_ended, job_given_up, store_problem
+from .listener import DeskListener, NullListener
+from .notices import job_ended, job_given_up, store_problem
 from .paths import AppDirs
 from .poller import AsyncioScheduler, JobPoller, Scheduler
 from .recents import RecentLookups
-from .secrets import Remembered, SecretKeeper, SecretPlace
+from .secrets import Remembered, SecretKeeper
 from .settings import SANDBOX_SERVICE_KEY, Settings
 from .store import Store, StoreProblem
+from .transaction_cache import TransactionCache, TransactionKey
+from .transactions import TransactionData
 
 if TYPE_CHECKING:
     import httpx
@@ -47,39 +50,6 @@ def _system_clock() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-class DeskListener(Protocol):
-    """What the desk tells the UI."""
-
-    def jobs_changed(self) -> None: ...
-
-    def notice(self, notice: Notice) -> None: ...
-
-    def error_recorded(self, record: ErrorRecord) -> None: ...
-
-    def mfa_needed(self, tracked: TrackedJob) -> None: ...
-
-    def reachability_changed(self) -> None: ...
-
-
-class NullListener:
-    """A listener that hears nothing (before the UI attaches, and in core tests)."""
-
-    def jobs_changed(self) -> None:
-        pass
-
-    def notice(self, notice: Notice) -> None:
-        pass
-
-    def error_recorded(self, record: ErrorRecord) -> None:
-        pass
-
-    def mfa_needed(self, tracked: TrackedJob) -> None:
-        pass
-
-    def reachability_changed(self) -> None:
-        pass
-
-
 class Desk:
     """One session's state (see the module docstring).
 
@@ -98,6 +68,7 @@ class Desk:
         poll_interval: float = 1.0,
         sandbox_options: dict[str, Any] | None = None,
         secret_backend: Any | None = None,
+        client_options: dict[str, Any] | None = None,
     ) -> None:
         self.settings = settings
         self.dirs = dirs
@@ -107,7 +78,7 @@ class Desk:
             base_url=settings.base_url,
             transport=transport,
             client_factory=client_factory,
-            client_options=self._client_options(),
+            client_options={**self._client_options(), **(client_options or {})},
             sandbox_options=sandbox_options,
             watch=(self._answered, self._no_answer),
         )
@@ -125,6 +96,8 @@ class Desk:
         self._poller: JobPoller | None = None
         #: The sandbox's scenario users, learnt at sign-in ([] on a live service).
         self._scenarios: list[ScenarioUser] = []
+        #: Transactions read this session (per service and user), until sign-out.
+        self.transactions = TransactionCache()
 
     def attach(self, listener: DeskListener, scheduler: Scheduler) -> None:
         """The UI's listener and scheduler (call before signing in)."""
@@ -132,6 +105,9 @@ class Desk:
         self.scheduler = scheduler
 
     def _client_options(self) -> dict[str, Any]:
+        """What the settings decide about the client (tests may add deadlines)."""
+        # The cap is the app's setting (max_response_mb): a million-row
+        # user_bulk is ~140 MB, over the client's 64 MiB default.
         return {"max_response_bytes": self.settings.max_response_bytes}
 
     # -- where we are ----------------------------------------------------------
@@ -164,6 +140,7 @@ class Desk:
             return
         self.connection = self.connection.with_base_url(base_url)
         self._scenarios = []
+        self.transactions.clear()
         self._recents = None
         self._tracker = None
         self._poller = None
@@ -204,6 +181,7 @@ class Desk:
         self.stop_polling()
         client, self._client = self._client, None
         self.signed_in_as = ""
+        self.transactions.clear()
         if client is not None:
             await client.aclose()
             log.info("signed out")
@@ -315,6 +293,29 @@ class Desk:
         """Jobs still being polled (what quitting or signing out would leave behind)."""
         return len(self.tracker.pollable()) if self.signed_in else 0
 
+    # -- transactions ---------------------------------------------------------------
+
+    def cached_transactions(self, user_id: str) -> TransactionData | None:
+        """A user's transactions read earlier this session, or None."""
+        return self.transactions.get(TransactionKey(self.service_key, user_id))
+
+    async def load_transactions(self, user_id: str, *, reload: bool = False) -> TransactionData:
+        """A user's transactions: from the session cache, or read (``reload``: always read).
+
+        Raises the client's errors. The client parses a large answer in a
+        thread, straight into the lists the table keeps (no copy).
+        """
+        if not reload and (cached := self.cached_transactions(user_id)) is not None:
+            return cached
+        key = TransactionKey(self.service_key, user_id)
+        client = self.client
+        # Columns straight from the JSON (no model per row), parsed off the loop.
+        data = TransactionData.from_columns(await client.get_transaction_columns(user_id))
+        # Signed out (or in again) meanwhile: this read belongs to no session.
+        if self._client is client:
+            self.transactions.put(key, data)
+        return data
+
     # -- remembering ----------------------------------------------------------------
 
     def remember_theme(self, theme: str) -> bool:
@@ -334,16 +335,13 @@ class Desk:
         """
         from .config_file import remember_credentials
 
-        remembered = Remembered(SecretPlace.NOWHERE, "no secret given")
-        in_file: str | None = None
-        if api_secret is not None and api_secret.get_secret_value():
-            if self.secrets.available:
-                remembered = self.secrets.save(self.service_key, api_key, api_secret)
-            elif secret_in_file:
-                in_file = api_secret.get_secret_value()
-                remembered = Remembered(SecretPlace.CONFIG_FILE, str(self.dirs.config_path))
-            else:
-                remembered = Remembered(SecretPlace.NOWHERE, "no system keyring on this machine")
+        remembered, in_file = self.secrets.keep(
+            self.service_key,
+            api_key,
+            api_secret,
+            file_allowed=secret_in_file,
+            config_path=self.dirs.config_path,
+        )
         written = remember_credentials(
             self.store,
             self.dirs.config_path,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
 from typing import Any
 
 from pydantic import SecretStr
@@ -104,3 +105,25 @@ class SecretKeeper:
             log.warning("keyring %s could not be read: %s", self.name, type(error).__name__)
             return None
         return SecretStr(value) if value else None
+
+    def keep(
+        self,
+        service_key: str,
+        api_key: str,
+        secret: SecretStr | None,
+        *,
+        file_allowed: bool,
+        config_path: Path,
+    ) -> tuple[Remembered, str | None]:
+        """Keep ``secret`` where the rules say; and the secret the config file gets, if any.
+
+        The keyring when there is one; else the config file only when the
+        user allowed it (``file_allowed``); else nowhere, said so.
+        """
+        if secret is None or not secret.get_secret_value():
+            return Remembered(SecretPlace.NOWHERE, "no secret given"), None
+        if self.available:
+            return self.save(service_key, api_key, secret), None
+        if file_allowed:
+            return Remembered(SecretPlace.CONFIG_FILE, str(config_path)), secret.get_secret_value()
+        return Remembered(SecretPlace.NOWHERE, "no system keyring on this machine"), None

@@ -1,28 +1,38 @@
 """A user's transactions as a table model: columns, sort, filter, date range, totals, CSV.
 
-No Textual here. The model keeps every transaction once, as columns (one list
-per field: 100,000 rows are six lists, not 100,000 objects), and a *view*:
-the list of row indexes that pass the filters, in sort order. Sorting and
-filtering touch only that index list; each column's sort order is computed
-once and reused, so typing in the filter never re-sorts. The widget draws
-only the rows on screen.
+No Textual here. :class:`TransactionData` keeps every transaction once, as
+columns (one list per field: 100,000 rows are six lists, not 100,000
+objects), with what is worth computing once per download: each column's
+sort order, the filter's search text, the width each column's texts need.
+It is what the session cache (:mod:`.transaction_cache`) keeps, so
+reopening a user reuses all of it.
+
+A :class:`TransactionView` is one screen's look at that data: the filter,
+the date range, the sort, and the array of row indexes that pass, in order.
+Sorting and filtering work on NumPy arrays (:mod:`.transaction_index`), so a
+million rows answer a key in milliseconds; the widget draws only the rows
+on screen.
 """
 
 from __future__ import annotations
 
 import csv
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
+import numpy as np
+
 from .store import Store
+from .transaction_index import Mask, Rows, TransactionIndex
 
 if TYPE_CHECKING:
-    from accountdesk.client import Transaction
+    from accountdesk.client import Transaction, TransactionColumns
 
-__all__ = ["COLUMNS", "Column", "TransactionRow", "TransactionView"]
+__all__ = ["COLUMNS", "Column", "TransactionData", "TransactionRow", "TransactionView"]
 
 
 class TransactionRow(NamedTuple):
@@ -37,30 +47,44 @@ class TransactionRow(NamedTuple):
 
     @property
     def amount_text(self) -> str:
-        return f"{self.amount:,.2f}"
+        return amount_text(self.amount)
+
+
+def amount_text(amount: Decimal) -> str:
+    """An amount as the table and the totals show it: ``-1,234.50``."""
+    return f"{amount:,.2f}"
+
+
+def pending_text(pending: bool) -> str:
+    return "pending" if pending else ""
 
 
 @dataclass(frozen=True, slots=True)
 class Column:
     key: str
     label: str
-    #: Cells the column needs; the description column takes what is left.
-    width: int
+    #: The most cells the column takes however long its texts (None: no limit,
+    #: the description, which gets the room that is left).
+    max_width: int | None
     align_right: bool = False
 
 
 COLUMNS: tuple[Column, ...] = (
     Column("date", "Date", 10),
-    Column("description", "Description", 36),
-    Column("category", "Category", 16),
-    Column("amount", "Amount", 14, align_right=True),
+    Column("description", "Description", None),
+    Column("category", "Category", 24),
+    Column("amount", "Amount", 20, align_right=True),
     Column("pending", "Pending", 7),
 )
 _KEYS = frozenset(column.key for column in COLUMNS)
 
 
-class TransactionView:
-    """Columns plus the current filters and sort; ``view`` lists the visible row indexes."""
+class TransactionData:
+    """Every transaction of one read, as columns, plus what is derived from them once.
+
+    Immutable after construction; the derived caches are filled on first use
+    and shared by every view of the data.
+    """
 
     def __init__(
         self,
@@ -73,30 +97,27 @@ class TransactionView:
         pending: Sequence[bool],
         currency: str | None = None,
     ) -> None:
-        self.transaction_ids = list(transaction_ids)
-        self.dates = list(dates)
-        self.descriptions = list(descriptions)
-        self.categories = list(categories)
-        self.amounts = list(amounts)
-        self.pending = list(pending)
+        # Lists are kept as given, not copied: 100,000 rows are six lists the
+        # client just built for us (see from_columns).
+        self.transaction_ids = _as_list(transaction_ids)
+        self.dates = _as_list(dates)
+        self.descriptions = _as_list(descriptions)
+        self.categories = _as_list(categories)
+        self.amounts = _as_list(amounts)
+        self.pending = _as_list(pending)
         self.currency = currency
-        lengths = {len(column) for column in self._columns().values()}
-        if len(lengths) > 1:
+        if len({len(column) for column in self.columns().values()}) > 1:
             raise ValueError("transaction columns differ in length")
-        self.filter_text = ""
-        self.date_from: str | None = None
-        self.date_to: str | None = None
-        self.sort_key: str | None = None  # None: the service's order (newest first)
-        self.sort_reverse = False
-        self.view: list[int] = list(range(len(self.transaction_ids)))
-        self._sorted: dict[tuple[str, bool], list[int]] = {}
-        self._haystack: list[str] | None = None
-        self._view_total: Decimal | None = None
+        self._index: TransactionIndex | None = None
+        self._widths: dict[str, int] | None = None
+        # Both are built in a worker thread while the UI may ask for them too.
+        self._index_lock = threading.Lock()
+        self._widths_lock = threading.Lock()
 
     @classmethod
     def from_rows(
         cls, rows: Sequence[TransactionRow], currency: str | None = None
-    ) -> TransactionView:
+    ) -> TransactionData:
         return cls(
             transaction_ids=[row.transaction_id for row in rows],
             dates=[row.date for row in rows],
@@ -108,9 +129,22 @@ class TransactionView:
         )
 
     @classmethod
+    def from_columns(cls, columns: TransactionColumns) -> TransactionData:
+        """The client's columnar read (validated, sanitised), taken over as is."""
+        return cls(
+            transaction_ids=columns.transaction_ids,
+            dates=columns.dates,
+            descriptions=columns.descriptions,
+            categories=columns.categories,
+            amounts=columns.amounts,
+            pending=columns.pending,
+            currency=columns.currency,
+        )
+
+    @classmethod
     def from_transactions(
         cls, transactions: Sequence[Transaction], currency: str | None
-    ) -> TransactionView:
+    ) -> TransactionData:
         """Columns from the client's records (run it off the UI thread for big lists).
 
         Reads each model's field dict directly: pydantic attribute access is
@@ -127,7 +161,7 @@ class TransactionView:
             currency=currency,
         )
 
-    def _columns(self) -> dict[str, list[Any]]:
+    def columns(self) -> dict[str, list[Any]]:
         return {
             "date": self.dates,
             "description": self.descriptions,
@@ -137,18 +171,11 @@ class TransactionView:
             "transaction_id": self.transaction_ids,
         }
 
-    # -- reading -----------------------------------------------------------
-
     def __len__(self) -> int:
-        return len(self.view)
-
-    @property
-    def total(self) -> int:
         return len(self.transaction_ids)
 
-    def row(self, position: int) -> TransactionRow:
-        """The row shown at ``position`` of the view."""
-        i = self.view[position]
+    def row(self, i: int) -> TransactionRow:
+        """Row ``i`` in the service's order."""
         return TransactionRow(
             self.transaction_ids[i],
             self.dates[i],
@@ -158,12 +185,114 @@ class TransactionView:
             self.pending[i],
         )
 
+    def index(self) -> TransactionIndex:
+        """Sort keys, filter codes and cents (built on first use; call it from a worker first)."""
+        with self._index_lock:
+            if self._index is None:
+                self._index = TransactionIndex(
+                    dates=self.dates,
+                    descriptions=self.descriptions,
+                    categories=self.categories,
+                    amounts=self.amounts,
+                    pending=self.pending,
+                )
+            return self._index
+
+    @property
+    def indexed(self) -> bool:
+        """Whether :meth:`index` is built (it answers at once)."""
+        return self._index is not None
+
+    def content_widths(self, measure: Callable[[str], int]) -> dict[str, int]:
+        """Cells the longest text of each column needs, by ``measure`` (a terminal's cell count).
+
+        Computed once (call it from a worker thread for big data: it reads
+        every distinct text); later calls return the first answer.
+        """
+        with self._widths_lock:
+            if self._widths is None:
+                index = self._index
+                self._widths = {
+                    "date": _widest(measure, index.dates.uniques if index else self.dates),
+                    "description": _widest(
+                        measure, index.descriptions.uniques if index else self.descriptions
+                    ),
+                    "category": _widest(
+                        measure, index.categories.uniques if index else self.categories
+                    ),
+                    # The widest text is the smallest or the largest amount's.
+                    "amount": _widest(
+                        measure,
+                        [amount_text(min(self.amounts)), amount_text(max(self.amounts))]
+                        if self.amounts
+                        else [],
+                    ),
+                    "pending": measure(pending_text(True)) if any(self.pending) else 0,
+                }
+            return self._widths
+
+
+def _as_list(values: Sequence[Any]) -> list[Any]:
+    return values if isinstance(values, list) else list(values)
+
+
+def _widest(measure: Callable[[str], int], texts: Sequence[str]) -> int:
+    # Distinct texts only: a statement repeats its merchants thousands of times.
+    distinct = set(texts)
+    if "".join(distinct).isascii():  # one cell per character: no need to measure each
+        return max(map(len, distinct), default=0)
+    return max(map(measure, distinct), default=0)
+
+
+class TransactionView:
+    """One screen's filters and sort over :class:`TransactionData`; ``view`` lists the rows shown."""
+
+    def __init__(self, data: TransactionData) -> None:
+        self.data = data
+        self.filter_text = ""
+        self.date_from: str | None = None
+        self.date_to: str | None = None
+        self.sort_key: str | None = None  # None: the service's order (newest first)
+        self.sort_reverse = False
+        #: The rows shown, as indexes into the data, in order (never changed in place).
+        self.view: Rows = np.arange(len(data), dtype=np.int32)
+        self._view_total: Decimal | None = None
+
+    @classmethod
+    def from_rows(
+        cls, rows: Sequence[TransactionRow], currency: str | None = None
+    ) -> TransactionView:
+        return cls(TransactionData.from_rows(rows, currency))
+
+    @classmethod
+    def from_transactions(
+        cls, transactions: Sequence[Transaction], currency: str | None
+    ) -> TransactionView:
+        return cls(TransactionData.from_transactions(transactions, currency))
+
+    # -- reading -----------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.view)
+
+    @property
+    def total(self) -> int:
+        """How many transactions the data holds (shown or not)."""
+        return len(self.data)
+
+    @property
+    def currency(self) -> str | None:
+        return self.data.currency
+
+    def row(self, position: int) -> TransactionRow:
+        """The row shown at ``position`` of the view."""
+        return self.data.row(int(self.view[position]))
+
     @property
     def view_amount_total(self) -> Decimal:
         """Sum of the amounts of the rows shown (computed once per view)."""
         if self._view_total is None:
-            amounts = self.amounts
-            self._view_total = sum((amounts[i] for i in self.view), Decimal(0))
+            self._view_total = self.data.index().total(self.view, self.data.amounts)
         return self._view_total
 
     @property
@@ -194,54 +323,17 @@ class TransactionView:
         self._rebuild()
 
     def _rebuild(self) -> None:
-        order = self._order()
-        keep: list[Callable[[int], bool]] = []
+        index = self.data.index()
+        order = index.order(self.sort_key, self.sort_reverse)
+        keep: Mask | None = None
         needle = self.filter_text.strip().casefold()
         if needle:
-            haystack = self._haystacks()
-            keep.append(lambda i: needle in haystack[i])
-        dates = self.dates
-        if self.date_from:
-            low = self.date_from
-            keep.append(lambda i: dates[i] >= low)
-        if self.date_to:
-            high = self.date_to
-            keep.append(lambda i: bool(dates[i]) and dates[i] <= high)
-        if not keep:
-            self.view = list(order)
-        elif len(keep) == 1:
-            only = keep[0]
-            self.view = [i for i in order if only(i)]
-        else:
-            self.view = [i for i in order if all(test(i) for test in keep)]
+            keep = index.matching(needle)
+        if self.date_from or self.date_to:
+            dated = index.within(self.date_from, self.date_to)
+            keep = dated if keep is None else keep & dated
+        self.view = order if keep is None else order[keep[order]]
         self._view_total = None
-
-    def _haystacks(self) -> list[str]:
-        # Built on the first filter, not on load: most views are never filtered.
-        if self._haystack is None:
-            self._haystack = [
-                f"{description}\t{category}".casefold()
-                for description, category in zip(self.descriptions, self.categories, strict=True)
-            ]
-        return self._haystack
-
-    def _order(self) -> list[int]:
-        key = self.sort_key
-        count = len(self.transaction_ids)
-        if key is None:
-            return list(range(count - 1, -1, -1)) if self.sort_reverse else list(range(count))
-        cached = self._sorted.get((key, self.sort_reverse))
-        if cached is None:
-            column = self._columns()[key]
-            if key in {"description", "category"}:
-                folded = [text.casefold() for text in column]
-                getter: Callable[[int], Any] = folded.__getitem__
-            else:
-                getter = column.__getitem__
-            # A stable sort in both directions keeps ties in the service's order.
-            cached = sorted(range(count), key=getter, reverse=self.sort_reverse)
-            self._sorted[(key, self.sort_reverse)] = cached
-        return cached
 
     # -- export --------------------------------------------------------------
 
@@ -249,8 +341,9 @@ class TransactionView:
         """Write the rows shown, in order, to ``path`` (atomic, 0600); the row count, or None."""
         # Runs in a thread: a filter typed meanwhile replaces ``self.view``
         # (never changes it in place), so write and count the order seen now.
-        order = self.view
-        currency = self.currency or ""
+        order = self.view.tolist()
+        data = self.data
+        currency = data.currency or ""
 
         def write(stream: IO[str]) -> int:
             writer = csv.writer(stream)
@@ -268,13 +361,13 @@ class TransactionView:
             for i in order:
                 writer.writerow(
                     [
-                        self.transaction_ids[i],
-                        self.dates[i],
-                        _cell(self.descriptions[i]),
-                        _cell(self.categories[i]),
-                        str(self.amounts[i]),
+                        data.transaction_ids[i],
+                        data.dates[i],
+                        _cell(data.descriptions[i]),
+                        _cell(data.categories[i]),
+                        str(data.amounts[i]),
                         currency,
-                        "yes" if self.pending[i] else "no",
+                        "yes" if data.pending[i] else "no",
                     ]
                 )
             return len(order)

@@ -1,6 +1,6 @@
 """The sandbox: a stateful, time-controllable fake of the Account Data Service.
 
-``create_app()`` builds the ASGI app (FastAPI); ``serve()`` runs it with
+``create_app()`` builds the ASGI app (Starlette); ``serve()`` runs it with
 uvicorn; ``embedded_transport()`` serves it in-process on a thread of its own;
 ``openapi_document()`` describes it. Importing this package, or any module but
 :mod:`.api` and :mod:`.embedded`, imports neither the web framework nor
@@ -48,7 +48,7 @@ from .clock import Clock, FrozenClock, SystemClock
 from .scenarios import CREDENTIALS, SCENARIO_USERS
 
 if TYPE_CHECKING:
-    from fastapi import FastAPI
+    from starlette.applications import Starlette
 
     from .embedded import EmbeddedTransport
     from .engine import IdSource
@@ -79,7 +79,7 @@ def create_app(
     max_tenants: int = 100,
     bulk_transactions: int = 100_000,
     control_token: str | None = None,
-) -> FastAPI:
+) -> Starlette:
     """Build a sandbox app with a fresh engine.
 
     ``clock`` defaults to a :class:`SystemClock`. ``ids`` chooses job ids and
@@ -176,12 +176,14 @@ def serve(
     import uvicorn
     from uvicorn.config import LOGGING_CONFIG
 
+    from accountdesk.contract.sandbox_codes import CONTROL_TOKEN_HEADER
+
     if control_token is None and not is_loopback_host(host):
         control_token = secrets.token_urlsafe(32)
     app = create_app(control_token=control_token, **create_app_kwargs)
     if control_token is not None:
         print(
-            f"Sandbox control token (send as header X-Sandbox-Control-Token): {control_token}",
+            f"Sandbox control token (send as header {CONTROL_TOKEN_HEADER}): {control_token}",
             flush=True,
         )
     # Show the sandbox's own lines (jobs started, MFA outcomes; never a token

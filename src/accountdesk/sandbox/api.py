@@ -2,24 +2,24 @@
 
 Thin on purpose: each handler reads the bearer token, the path parameters
 and (where one is taken) the JSON body, calls one engine operation and
-answers its record. Bodies are parsed by hand, not by FastAPI's validation, so
-that a bad body is an ``AC-100`` in the contract's envelope and never a 422.
-Routes are plain Starlette routes bound to the engine: the handlers take only
-the request, so FastAPI's per-request dependency solving would buy nothing
-(and cost a fifth of the sandbox's time per request).
+answers its record. Bodies are parsed by hand, so that a bad body is an
+``AC-100`` in the contract's envelope and never a 422. The app is plain
+Starlette: the handlers take only the request, so FastAPI's per-request
+dependency solving would buy nothing (it cost a fifth of the sandbox's time
+per request), and importing FastAPI alone took a quarter of a second of every
+embedded sign-in (its OpenAPI models; our document is generated from the
+contract instead).
 
 Answers the framework would make itself are wrapped in the envelope too:
 
 - unknown route: 404 ``AC-904``; known route, wrong method: 405 ``AC-905``;
-- validation failure (a FastAPI route added later): 400 ``AC-100``;
 - unhandled crash: 500 ``AC-950``; a body over 64 KiB: 413 ``AC-913``
   (:class:`~.middleware.SandboxGuard`).
 
-FastAPI's own docs and schema are switched off (the request bodies are not
-declared to FastAPI, so its schema would be misleading): ``/openapi.json`` is
-the document generated from the contract (:mod:`.openapi`) and ``/docs`` a
-self-contained page of it (:mod:`.docs_page`). Trailing-slash redirects are
-off (``/token/`` is an unknown route, not a 307).
+``/openapi.json`` is the document generated from the contract
+(:mod:`.openapi`) and ``/docs`` a self-contained page of it
+(:mod:`.docs_page`). Trailing-slash redirects are off (``/token/`` is an
+unknown route, not a 307).
 """
 
 from __future__ import annotations
@@ -28,14 +28,16 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from starlette.applications import Starlette
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from accountdesk.contract import ALL_ENDPOINTS, Endpoint
 from accountdesk.contract import endpoints as ep
+from accountdesk.contract.sandbox_codes import CONTROL_TOKEN_HEADER
 
 from .clock import wire_time
 from .docs_page import CONTENT_SECURITY_POLICY, docs_html
@@ -48,7 +50,6 @@ from .scenarios import catalogue
 __all__ = ["CONTROL_TOKEN_HEADER", "build_app"]
 
 #: The header that carries the control token (``serve`` on a non-loopback host).
-CONTROL_TOKEN_HEADER = "x-sandbox-control-token"
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -242,10 +243,6 @@ async def _on_http_error(request: Request, exc: Exception) -> Response:
     return _error_response("AC-950", None)
 
 
-async def _on_validation_error(request: Request, exc: Exception) -> Response:
-    return _error_response("AC-100", _endpoint_of(request))
-
-
 def _route(path: str, method: str, handler: Handler, name: str | None = None) -> Route:
     route = Route(path, handler, methods=[method], name=name)
     # Starlette adds HEAD to every GET route; the sandbox answers exactly the
@@ -254,31 +251,31 @@ def _route(path: str, method: str, handler: Handler, name: str | None = None) ->
     return route
 
 
-def build_app(engine: SandboxEngine) -> FastAPI:
-    """A FastAPI app serving ``engine``; see :func:`accountdesk.sandbox.create_app`."""
-    app = FastAPI(
-        title="accountdesk sandbox",
-        summary="A stateful fake of the Account Data Service",
-        docs_url=None,
-        redoc_url=None,
-        openapi_url=None,
-        redirect_slashes=False,
-    )
-    app.state.engine = engine
-    app.state.clock = engine.clock
+def build_app(engine: SandboxEngine) -> Starlette:
+    """A Starlette app serving ``engine``; see :func:`accountdesk.sandbox.create_app`."""
     # Routes are added in the contract's order; a path is written once, in
     # accountdesk.contract.endpoints.
-    for endpoint, handler in _contract_handlers(engine).items():
-        app.router.routes.append(_route(endpoint.path, endpoint.method, handler, endpoint.name))
-    for (method, path), handler in {
-        **_control_handlers(engine),
-        **_document_handlers(),
-    }.items():
-        app.router.routes.append(_route(path, method, handler))
-
-    app.add_exception_handler(SandboxError, _on_sandbox_error)
-    app.add_exception_handler(StarletteHTTPException, _on_http_error)
-    app.add_exception_handler(RequestValidationError, _on_validation_error)
-    # Outermost: crashes anywhere inside, routing included, still answer the envelope.
-    app.add_middleware(SandboxGuard)
+    routes = [
+        _route(endpoint.path, endpoint.method, handler, endpoint.name)
+        for endpoint, handler in _contract_handlers(engine).items()
+    ]
+    routes += [
+        _route(path, method, handler)
+        for (method, path), handler in {
+            **_control_handlers(engine),
+            **_document_handlers(),
+        }.items()
+    ]
+    app = Starlette(
+        routes=routes,
+        exception_handlers={
+            SandboxError: _on_sandbox_error,
+            StarletteHTTPException: _on_http_error,
+        },
+        # Outermost: crashes anywhere inside, routing included, still answer the envelope.
+        middleware=[Middleware(SandboxGuard)],
+    )
+    app.router.redirect_slashes = False
+    app.state.engine = engine
+    app.state.clock = engine.clock
     return app

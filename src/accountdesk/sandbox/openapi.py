@@ -23,6 +23,7 @@ from typing import Any
 from accountdesk import __version__
 from accountdesk.contract import ENDPOINT_ERRORS
 from accountdesk.contract import endpoints as ep
+from accountdesk.contract.sandbox_codes import CONTROL_TOKEN_HEADER
 
 from .errors import spec_of
 from .middleware import MAX_BODY_BYTES
@@ -292,7 +293,7 @@ def openapi_document() -> Json:
                 "controlToken": {
                     "type": "apiKey",
                     "in": "header",
-                    "name": "X-Sandbox-Control-Token",
+                    "name": CONTROL_TOKEN_HEADER,
                 },
             },
         },

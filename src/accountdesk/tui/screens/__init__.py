@@ -42,7 +42,8 @@ def dashboard_screens() -> list[type[Screen[Any]]]:
 def keymap_widgets() -> dict[type[DOMNode], list[type[DOMNode]]]:
     """Widgets with bindings of their own, by the screen they sit on."""
     from accountdesk.tui.widgets.transaction_table import TransactionTable
+    from accountdesk.tui.widgets.view_field import ViewField
 
     from .transactions import TransactionsScreen
 
-    return {TransactionsScreen: [TransactionTable]}
+    return {TransactionsScreen: [TransactionTable, ViewField]}

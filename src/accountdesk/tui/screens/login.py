@@ -25,7 +25,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
-from accountdesk.client import AccountDataError, InvalidBaseUrlError, normalise_base_url
 from accountdesk.core.secrets import Remembered, SecretPlace
 from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import ServiceFailed, SignedIn
@@ -239,6 +238,9 @@ nothing is written there unless you tick it.
                 field.focus()
                 return
         if not desk.embedded:
+            # Imported here, not at the top: the first frame must not wait for httpx.
+            from accountdesk.client import InvalidBaseUrlError, normalise_base_url
+
             try:
                 # The client's own rule, checked before the badge changes: a URL
                 # that passes here is one the client accepts. What was typed
@@ -266,6 +268,8 @@ nothing is written there unless you tick it.
 
     @work(exclusive=True, exit_on_error=False, group="sign-in", name="sign_in")
     async def _sign_in(self, api_key: str, api_secret: SecretStr) -> None:
+        from accountdesk.client import AccountDataError
+
         try:
             await self.desk.sign_in(api_key, api_secret)
         except AccountDataError as error:

@@ -1,13 +1,17 @@
 """The transactions screen: a user's transactions, sortable, filterable, exportable.
 
-``GET .../transactions`` runs in a worker while a loading indicator shows;
-rows are formatted off the UI thread and drawn by a virtual table, so
-``user_bulk``'s 100,000 rows paint, sort and filter without freezing the app
-(see ``tests/benchmarks/bench_transactions.py`` for the figures). The filter
-(substring of description or category) applies 0.25 s after the last
-keystroke, or at once on Enter, which also hands the keys back to the table
-(so ``s`` saves rather than types). ``s`` writes the filtered, sorted view to
-a CSV file under the app's data dir.
+The rows come from the desk's session cache (:meth:`Desk.load_transactions`):
+the first open of a user reads the service in a worker while a loading
+indicator shows, later opens show the same rows at once, ``l`` reads again.
+A virtual table draws them, so ``user_bulk``'s 100,000 rows paint, sort and
+filter without freezing the app (``tests/benchmarks/bench_transactions.py``).
+
+The filter (substring of description or category) applies 0.25 s after the
+last keystroke, or at once on Enter; the date range (``d``, ``FROM..TO``)
+applies on Enter. Enter hands the keys back to the table (so ``s`` saves
+rather than types); Escape in either box clears it and leaves it, never the
+screen. Under the table: how many rows are shown and the total of their
+amounts. ``s`` writes the rows shown to a CSV file under the app's data dir.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import re
 from pathlib import Path
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -27,26 +32,32 @@ from textual.timer import Timer
 from textual.widgets import Input, Static
 
 from accountdesk.client import AccountDataError
+from accountdesk.core.date_range import DateRangeProblem, parse_date_range
 from accountdesk.core.errors import InternalError, failure_line
-from accountdesk.core.transactions import COLUMNS, TransactionView
+from accountdesk.core.transactions import COLUMNS, TransactionData, TransactionView, amount_text
 from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import ServiceFailed
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
 from accountdesk.tui.widgets.transaction_table import TransactionTable
+from accountdesk.tui.widgets.view_field import ViewField
 
 __all__ = ["TransactionsScreen"]
 
 #: Seconds of quiet typing before the filter applies.
 FILTER_DEBOUNCE = 0.25
+SORT_KEYS = Binding.Group("Sort", compact=True)
 
 
 class TransactionsLoaded(Message):
-    def __init__(self, view: TransactionView, currency: str | None) -> None:
+    def __init__(self, data: TransactionData) -> None:
         super().__init__()
-        self.view = view
-        self.currency = currency
+        self.data = data
+
+
+class TransactionsIndexed(Message):
+    """The data's sort keys and cents are ready: the total can be shown."""
 
 
 class TransactionsExported(Message):
@@ -61,15 +72,17 @@ class TransactionsScreen(DeskScreen[None]):
 
     CSS_PATH = styles_path("transactions.tcss")
     HELP = """\
-Every transaction the service holds for the user, newest first.
+Every transaction the service holds for the user, newest first, read once
+per session (`l` reads them again). Under the table: how many rows are
+shown and the total of their amounts.
 
-- Type in the filter box (`/`) to keep rows whose description or category
-  contains the text; Enter applies it at once and goes back to the table.
+- `/` filters: rows whose description or category contains the text.
+- `d` types dates: `2026-11-01..2026-11-30`, `2026-11-01..` (from),
+  `..2026-11-30` (until) or one day `2026-11-05`.
+- Enter applies a box and goes back to the table; Escape clears it.
 - `1`–`5` sort by date, description, category, amount or pending; the same
   key again reverses. Clicking a column header does the same.
-- `s` saves the rows shown (filtered and sorted) to a CSV file; a toast
-  says where.
-- `l` reloads, Escape goes back.
+- `s` saves the rows shown (filtered and sorted) to a CSV file.
 
 Manually linked users have no transaction data (`AC-115`). Start a
 transactions job on the account screen first if the list is empty.
@@ -78,6 +91,7 @@ transactions job on the account screen first if the list is empty.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="back"),
         Binding("slash", "focus_filter", "Filter", id="focus_filter"),
+        Binding("d", "focus_dates", "Dates", id="focus_dates"),
         # "s" rather than "e": the app keeps "e" for the error log everywhere.
         Binding("s", "export_csv", "Save CSV", id="export_csv"),
         Binding("l", "reload", "Reload", id="reload_transactions"),
@@ -87,7 +101,8 @@ transactions job on the account screen first if the list is empty.
                 f"sort('{column.key}')",
                 f"Sort {column.label.lower()}",
                 id=f"sort_{column.key}",
-                show=n in (1, 4),
+                # One footer entry for the five ("12345 Sort"): room for the others.
+                group=SORT_KEYS,
             )
             for n, column in enumerate(COLUMNS, start=1)
         ),
@@ -97,7 +112,6 @@ transactions job on the account screen first if the list is empty.
         super().__init__()
         self.user_id = user_id
         self.view: TransactionView | None = None
-        self.currency: str | None = None
         self._filter_timer: Timer | None = None
         #: The file the last export wrote (None before the first export).
         self.last_export: Path | None = None
@@ -105,18 +119,24 @@ transactions job on the account screen first if the list is empty.
     def compose(self) -> ComposeResult:
         yield AppHeader(f"Transactions · {self.user_id}")
         with Horizontal(id="transactions-bar"):
-            yield Input(
-                placeholder="Filter description or category  ( / )", id="transactions-filter"
+            yield ViewField(
+                placeholder="Filter: description, category  ( / )", id="transactions-filter"
             )
-            yield Static(id="transactions-count")
+            yield ViewField(placeholder="YYYY-MM-DD..YYYY-MM-DD ( d )", id="transactions-dates")
         yield TransactionTable(id="transactions-table")
+        with Horizontal(id="transactions-summary"):
+            yield Static(id="transactions-count")
+            yield Static(id="transactions-total")
         yield Static(id="transactions-message")
         yield AppFooter()
 
     def on_mount(self) -> None:
-        # Paint the screen (and its loading indicator) before the fetch: parsing
-        # 100,000 rows in the client holds the event loop for most of a second.
-        self.call_after_refresh(self.action_reload)
+        cached = self.desk.cached_transactions(self.user_id)
+        if cached is not None:
+            self._show(cached)
+        else:
+            # Paint the screen (and its loading indicator) before the read.
+            self.call_after_refresh(self.action_reload)
 
     # -- loading ---------------------------------------------------------
 
@@ -129,27 +149,60 @@ transactions job on the account screen first if the list is empty.
     @work(exclusive=True, exit_on_error=False, group="transactions", name="get_transactions")
     async def _load(self) -> None:
         try:
-            transactions = await self.desk.client.get_transactions(self.user_id)
+            data = await self.desk.load_transactions(self.user_id, reload=True)
         except AccountDataError as error:
             self.post_message(ServiceFailed(error, "get_transactions"))
             return
-        # Building 100,000 rows takes a moment: keep it off the UI's loop.
-        view = await asyncio.to_thread(
-            TransactionView.from_transactions, transactions.transactions, transactions.currency
-        )
-        self.post_message(TransactionsLoaded(view, transactions.currency))
+        # Reads every distinct text once: off the UI's loop for big lists.
+        await asyncio.to_thread(data.content_widths, cell_len)
+        old = self.view
+        if old is not None and (old.filtered or old.sort_key is not None):
+            # A reload keeps the filter and sort, which need the index: build it here.
+            await asyncio.to_thread(data.index)
+        self.post_message(TransactionsLoaded(data))
 
     def on_transactions_loaded(self, message: TransactionsLoaded) -> None:
-        self.view = message.view
-        self.currency = message.currency
-        table = self.query_one(TransactionTable)
-        table.loading = False
+        self._show(message.data)
+
+    def _show(self, data: TransactionData) -> None:
+        """A new view of ``data``, keeping the sort, filter and dates of the one before."""
+        old, view = self.view, TransactionView(data)
+        if old is not None and old.sort_key is not None:
+            view.sort_by(old.sort_key, reverse=old.sort_reverse)
         filter_text = self.query_one("#transactions-filter", Input).value
         if filter_text:
-            self.view.set_filter(filter_text)
-        table.set_view(self.view)
-        self._draw_count()
+            view.set_filter(filter_text)
+        if old is not None and (old.date_from or old.date_to):
+            view.set_date_range(old.date_from, old.date_to)
+        self.view = view
+        table = self.query_one(TransactionTable)
+        table.loading = False
+        table.set_view(view)
+        self.draw_summary()
         table.focus()
+        if not data.indexed:
+            self._index(data)
+
+    @work(
+        exclusive=True,
+        exit_on_error=False,
+        group="transactions-index",
+        thread=True,
+        name="index_transactions",
+    )
+    def _index(self, data: TransactionData) -> None:
+        # After the first page is painted: sorting and filtering need it, the
+        # first paint does not (it yields the GIL between chunks).
+        index = data.index()
+        self.post_message(TransactionsIndexed())
+        # The sorts a person reaches for first, while they read the first page
+        # (NumPy's sort lets the GIL go, so the UI does not wait for them).
+        for column in ("amount", "date"):
+            for reverse in (False, True):
+                index.order(column, reverse)
+
+    def on_transactions_indexed(self) -> None:
+        self.draw_summary()
 
     def on_service_failed(self, message: ServiceFailed) -> None:
         if message.operation not in {"get_transactions", "export_csv"}:
@@ -157,15 +210,19 @@ transactions job on the account screen first if the list is empty.
         self.query_one(TransactionTable).loading = False
         if message.operation == "get_transactions":
             self._say(failure_text(message.error), error=True)
-            self._draw_count()
+            self.draw_summary()
 
-    # -- filter and sort ---------------------------------------------------
+    # -- filter, dates and sort ----------------------------------------------
 
     @on(Input.Changed, "#transactions-filter")
     def _filter_typed(self) -> None:
+        self._stop_filter_timer()
+        self._filter_timer = self.set_timer(FILTER_DEBOUNCE, self.apply_filter, name="filter")
+
+    def _stop_filter_timer(self) -> None:
         if self._filter_timer is not None:
             self._filter_timer.stop()
-        self._filter_timer = self.set_timer(FILTER_DEBOUNCE, self.apply_filter, name="filter")
+            self._filter_timer = None
 
     @on(Input.Submitted, "#transactions-filter")
     def _filter_submitted(self) -> None:
@@ -176,16 +233,54 @@ transactions job on the account screen first if the list is empty.
 
     def apply_filter(self) -> None:
         """Apply the filter box's text now (Enter, or after the typing pause)."""
-        if self._filter_timer is not None:
-            self._filter_timer.stop()
-            self._filter_timer = None
+        self._stop_filter_timer()
         if self.view is None:
             return
         text = self.query_one("#transactions-filter", Input).value
         if text != self.view.filter_text:
             self.view.set_filter(text)
-            self.query_one(TransactionTable).view_changed()
-            self._draw_count()
+            self._view_changed()
+
+    @on(Input.Submitted, "#transactions-dates")
+    def _dates_submitted(self, event: Input.Submitted) -> None:
+        box = event.input
+        try:
+            dates = parse_date_range(box.value)
+        except DateRangeProblem as problem:
+            # Stays in the box to be corrected; typing clears the red border.
+            box.add_class("-invalid")
+            self._say(str(problem), error=True, dates=True)
+            return
+        box.value = str(dates)
+        self._say("")
+        self._apply_dates(*dates.iso)
+        self.query_one(TransactionTable).focus()
+
+    @on(Input.Changed, "#transactions-dates")
+    def _dates_typed(self) -> None:
+        if self.query_one("#transactions-message", Static).has_class("-dates"):
+            self._say("")
+
+    def _apply_dates(self, date_from: str | None, date_to: str | None) -> None:
+        if self.view is not None and (date_from, date_to) != (
+            self.view.date_from,
+            self.view.date_to,
+        ):
+            self.view.set_date_range(date_from, date_to)
+            self._view_changed()
+
+    def on_view_field_left(self, message: ViewField.Left) -> None:
+        """Escape in a box: it is empty now; the view shows what the other box leaves."""
+        if message.field.id == "transactions-filter":
+            self.apply_filter()
+        else:
+            self._say("")
+            self._apply_dates(None, None)
+        self.query_one(TransactionTable).focus()
+
+    def _view_changed(self) -> None:
+        self.query_one(TransactionTable).view_changed()
+        self.draw_summary()
 
     def action_sort(self, column: str) -> None:
         """Sort by ``column``; again on the same column reverses."""
@@ -199,6 +294,9 @@ transactions job on the account screen first if the list is empty.
 
     def action_focus_filter(self) -> None:
         self.query_one("#transactions-filter", Input).focus()
+
+    def action_focus_dates(self) -> None:
+        self.query_one("#transactions-dates", Input).focus()
 
     def action_back(self) -> None:
         self.dismiss()
@@ -237,30 +335,36 @@ transactions job on the account screen first if the list is empty.
 
     # -- drawing ---------------------------------------------------------
 
-    def _draw_count(self) -> None:
-        """The "showing N of M" count, and what an empty table says."""
+    def draw_summary(self) -> None:
+        """The line under the table (rows shown, their total) and what an empty table says."""
         count = self.query_one("#transactions-count", Static)
+        total_line = self.query_one("#transactions-total", Static)
         table = self.query_one(TransactionTable)
-        if self.view is None:
+        view = self.view
+        if view is None:
             count.update("")
+            total_line.update("")
             table.show_empty_text("")
             return
-        shown, total = len(self.view), self.view.total
+        shown, total = len(view), view.total
         count.update(Text(f"showing {shown:,} of {total:,}", style="bold" if shown < total else ""))
+        # The total needs the index (exact cents), built just after the first paint.
+        total_line.update(Text(total_text(view) if view.data.indexed else "total …", style="bold"))
         if not total:
             table.show_empty_text(
                 "No transactions. Start a transactions job from the account screen."
             )
         elif not shown:
-            table.show_empty_text(f"No transactions match “{self.view.filter_text}”")
+            table.show_empty_text(no_match_text(view))
         else:
             table.show_empty_text("")
 
-    def _say(self, text: str, *, error: bool = False) -> None:
+    def _say(self, text: str, *, error: bool = False, dates: bool = False) -> None:
         message = self.query_one("#transactions-message", Static)
         message.update(Text(text))
         message.display = bool(text)
         message.set_class(error, "-error")
+        message.set_class(dates, "-dates")
 
 
 def failure_text(error: AccountDataError | InternalError) -> str:
@@ -272,3 +376,19 @@ def export_text(path: Path, count: int) -> str:
     """The export toast: file name and folder each start a line, so no path breaks mid-word."""
     noun = "row" if count == 1 else "rows"
     return f"Saved {count:,} {noun} to\n{path.name}\nin {path.parent}"
+
+
+def total_text(view: TransactionView) -> str:
+    """``total -1,234.50 USD``: the sum of the amounts shown, with the currency when known."""
+    text = f"total {amount_text(view.view_amount_total)}"
+    return f"{text} {view.currency}" if view.currency else text
+
+
+def no_match_text(view: TransactionView) -> str:
+    """What an empty view says: which filter and dates left nothing."""
+    if view.filter_text.strip():
+        text = f"No transactions match “{view.filter_text}”"
+        if view.date_from or view.date_to:
+            text += " in these dates"
+        return text
+    return "No transactions in these dates"

@@ -2,22 +2,29 @@
 
 Textual's ``DataTable`` builds and measures every row when it is added (about
 2 s for 100,000 rows, and again after each filter), so this Line-API widget
-reads rows straight from a :class:`~accountdesk.tui.transaction_view.TransactionView`
+reads rows straight from a :class:`~accountdesk.core.transactions.TransactionView`
 instead: painting, scrolling, sorting and filtering cost the same for 100 rows
 as for 100,000. The header line stays put; clicking a header cell asks for a
 sort by that column.
+
+Widths follow the data and the terminal: every column is as wide as its
+longest text (or its label with the sort arrow), the description takes what
+is left up to its own longest text, and any room beyond that stays after the
+last column. So at 200 columns the amount is not 140 cells away from its
+description, and at 80 a description is not cut while the category column
+holds blank cells.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -28,6 +35,7 @@ from accountdesk.core.transactions import (
     Column,
     TransactionRow,
     TransactionView,
+    pending_text,
 )
 
 __all__ = ["TransactionTable"]
@@ -35,6 +43,8 @@ __all__ = ["TransactionTable"]
 GAP = 2  # cells between columns
 FLEX = "description"  # the column that takes the width left over
 MIN_FLEX_WIDTH = 16
+#: Room for " ▲" after a label: sorting never cuts a header ("Pendin…").
+ARROW = 2
 
 
 class TransactionTable(ScrollView, can_focus=True):
@@ -94,6 +104,7 @@ class TransactionTable(ScrollView, can_focus=True):
     def __init__(self, view: TransactionView | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.view = view or TransactionView.from_rows([])
+        self._frame: _Frame | None = None
         #: Drawn under the header while the view has no rows ("" draws nothing).
         self.empty_text = ""
 
@@ -136,77 +147,108 @@ class TransactionTable(ScrollView, can_focus=True):
         # stretches to any wider width, so a horizontal scrollbar appears only
         # when even that does not fit (and showing the vertical one never
         # makes the table one column too wide).
-        width = sum(self._widths(0).values()) + GAP * (len(COLUMNS) - 1)
+        width = self._table_width(self._widths(0))
         self.virtual_size = Size(width, len(self.view) + 1)  # + the header line
 
     def on_resize(self, event: events.Resize) -> None:
         self._update_virtual_size()
 
     def _widths(self, available: int) -> dict[str, int]:
-        # Every column keeps room for its label plus the sort arrow (" ▲"), so
-        # sorting never cuts a header ("Pendin…").
-        widths = {column.key: max(column.width, cell_len(column.label) + 2) for column in COLUMNS}
+        """Each column's cells when ``available`` cells are there (see the module docstring)."""
+        content = self.view.data.content_widths(cell_len)
+        widths = {}
+        for column in COLUMNS:
+            width = content[column.key]
+            if column.max_width is not None:
+                width = min(width, column.max_width)
+            widths[column.key] = max(width, cell_len(column.label) + ARROW)
         fixed = sum(w for key, w in widths.items() if key != FLEX) + GAP * (len(COLUMNS) - 1)
-        widths[FLEX] = max(MIN_FLEX_WIDTH, available - fixed)
+        # Squeezed to the room left, but never below a readable minimum (then it scrolls).
+        widths[FLEX] = min(widths[FLEX], max(MIN_FLEX_WIDTH, available - fixed))
         return widths
 
     # -- drawing ---------------------------------------------------------
 
-    def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Styles and widths once per frame, not per line: reading a widget's
+        # style from its CSS costs about as much as drawing the line.
+        self._frame = self._frame_state()
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame = None
+
+    def _frame_state(self) -> _Frame:
         width = self._content_width
         widths = self._widths(width)
+        base = self.rich_style
+        return _Frame(
+            width=width,
+            widths=widths,
+            table_width=self._table_width(widths),
+            base=base,
+            cursor=base + self.get_component_rich_style("transaction-table--cursor"),
+            negative=base + self._plain("transaction-table--negative"),
+            pending=base + self._plain("transaction-table--pending"),
+            header=self.get_component_rich_style("transaction-table--header"),
+        )
+
+    def render_line(self, y: int) -> Strip:
+        frame = self._frame or self._frame_state()
+        scroll_x, scroll_y = self.scroll_offset
+        width = frame.width
         if y == 0:
-            strip = self._header(widths)
+            strip = self._header(frame)
         else:
             position = scroll_y + y - 1
             if position >= len(self.view):
                 if position == 0 and self.empty_text:
                     return self._empty_line(width)
-                return Strip.blank(width, self.rich_style)
-            strip = self._row(self.view.row(position), widths, position == self.cursor_row)
-        total = sum(widths.values()) + GAP * (len(COLUMNS) - 1)
-        return strip.extend_cell_length(max(total, width)).crop(scroll_x, scroll_x + width)
+                return Strip.blank(width, frame.base)
+            strip = self._row(self.view.row(position), frame, position == self.cursor_row)
+        return strip.extend_cell_length(max(frame.table_width, width)).crop(
+            scroll_x, scroll_x + width
+        )
 
-    def _header(self, widths: dict[str, int]) -> Strip:
-        style = self.get_component_rich_style("transaction-table--header")
+    @staticmethod
+    def _table_width(widths: dict[str, int]) -> int:
+        return sum(widths.values()) + GAP * (len(COLUMNS) - 1)
+
+    def _header(self, frame: _Frame) -> Strip:
         cells = []
         for column in COLUMNS:
             label = column.label
             if self.view.sort_key == column.key:
                 label += " ▼" if self.view.sort_reverse else " ▲"
-            cells.append(_fit(label, widths[column.key], column))
-        return Strip([Segment((" " * GAP).join(cells), style)]).extend_cell_length(
-            self._content_width, style
+            cells.append(_fit(label, frame.widths[column.key], column))
+        return Strip([Segment((" " * GAP).join(cells), frame.header)]).extend_cell_length(
+            frame.width, frame.header
         )
 
     def _empty_line(self, width: int) -> Strip:
         style = self.rich_style + Style(italic=True)
         return Strip([Segment(set_cell_size(self.empty_text, width), style)])
 
-    def _row(self, row: TransactionRow, widths: dict[str, int], cursor: bool) -> Strip:
-        base = self.rich_style
-        if cursor:
-            base = base + self.get_component_rich_style("transaction-table--cursor")
-        values = {
-            "date": row.date,
-            "description": row.description,
-            "category": row.category,
-            "amount": row.amount_text,
-            "pending": "pending" if row.pending else "",
-        }
-        segments: list[Segment] = []
-        for index, column in enumerate(COLUMNS):
-            if index:
-                segments.append(Segment(" " * GAP, base))
-            style = base
-            # On the cursor row its own colours win: red or amber text on it would not read.
-            if not cursor and column.key == "amount" and row.amount < 0:
-                style = base + self._plain("transaction-table--negative")
-            elif not cursor and column.key == "pending" and row.pending:
-                style = base + self._plain("transaction-table--pending")
-            segments.append(Segment(_fit(values[column.key], widths[column.key], column), style))
-        return Strip(segments).extend_cell_length(self._content_width, base)
+    def _row(self, row: TransactionRow, frame: _Frame, cursor: bool) -> Strip:
+        base = frame.cursor if cursor else frame.base
+        widths = frame.widths
+        gap = Segment(" " * GAP, base)
+        # On the cursor row its own colours win: red or amber text on it would not read.
+        amount_style = frame.negative if not cursor and row.amount < 0 else base
+        pending_style = frame.pending if not cursor and row.pending else base
+        date, description, category, amount, pending = COLUMNS
+        segments = [
+            Segment(_fit(row.date, widths["date"], date), base),
+            gap,
+            Segment(_fit(row.description, widths["description"], description), base),
+            gap,
+            Segment(_fit(row.category, widths["category"], category), base),
+            gap,
+            Segment(_fit(row.amount_text, widths["amount"], amount), amount_style),
+            gap,
+            Segment(_fit(pending_text(row.pending), widths["pending"], pending), pending_style),
+        ]
+        return Strip(segments).extend_cell_length(frame.width, base)
 
     def _plain(self, component: str) -> Style:
         # Only the foreground and text style: the row keeps its background.
@@ -265,9 +307,22 @@ class TransactionTable(ScrollView, can_focus=True):
             self.cursor_row = position
 
 
+class _Frame(NamedTuple):
+    """What every line of one frame shares."""
+
+    width: int
+    widths: dict[str, int]
+    table_width: int
+    base: Style
+    cursor: Style
+    negative: Style
+    pending: Style
+    header: Style
+
+
 def _fit(text: str, width: int, column: Column) -> str:
     """Pad or truncate (with an ellipsis) to exactly ``width`` terminal cells."""
-    length = cell_len(text)
+    length = len(text) if text.isascii() else cell_len(text)
     if length > width:
         return set_cell_size(text, max(width - 1, 0)) + "…"
     padding = " " * (width - length)

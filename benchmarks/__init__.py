@@ -1,0 +1,1 @@
+"""Benchmarks of accountdesk (see notes/bench.md); run ``python -m benchmarks``."""

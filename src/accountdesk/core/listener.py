@@ -1,0 +1,45 @@
+"""What the desk tells the UI, as a protocol (and one that hears nothing)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from .errors import ErrorRecord
+    from .notices import Notice
+    from .tracked_job import TrackedJob
+
+__all__ = ["DeskListener", "NullListener"]
+
+
+class DeskListener(Protocol):
+    """What the desk tells the UI."""
+
+    def jobs_changed(self) -> None: ...
+
+    def notice(self, notice: Notice) -> None: ...
+
+    def error_recorded(self, record: ErrorRecord) -> None: ...
+
+    def mfa_needed(self, tracked: TrackedJob) -> None: ...
+
+    def reachability_changed(self) -> None: ...
+
+
+class NullListener:
+    """A listener that hears nothing (before the UI attaches, and in core tests)."""
+
+    def jobs_changed(self) -> None:
+        pass
+
+    def notice(self, notice: Notice) -> None:
+        pass
+
+    def error_recorded(self, record: ErrorRecord) -> None:
+        pass
+
+    def mfa_needed(self, tracked: TrackedJob) -> None:
+        pass
+
+    def reachability_changed(self) -> None:
+        pass

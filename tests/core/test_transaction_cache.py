@@ -1,0 +1,162 @@
+"""The session's transaction cache, alone and through the desk (no screen)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import httpx
+import pytest
+from pydantic import SecretStr
+
+from accountdesk.core.desk import Desk
+from accountdesk.core.paths import AppDirs
+from accountdesk.core.settings import load_settings
+from accountdesk.core.transaction_cache import TransactionCache, TransactionKey
+from accountdesk.core.transactions import TransactionData, TransactionRow
+
+
+def data(rows: int) -> TransactionData:
+    return TransactionData.from_rows(
+        [TransactionRow(f"t{i}", "2026-01-01", "x", "y", Decimal(i), False) for i in range(rows)]
+    )
+
+
+def key(user: str, service: str = "sandbox") -> TransactionKey:
+    return TransactionKey(service, user)
+
+
+def test_the_least_recently_used_user_goes_first() -> None:
+    cache = TransactionCache(max_users=2)
+    a, b, c = data(1), data(1), data(1)
+    cache.put(key("a"), a)
+    cache.put(key("b"), b)
+    assert cache.get(key("a")) is a  # a is now the most recent
+    cache.put(key("c"), c)
+    assert key("b") not in cache and cache.get(key("a")) is a and cache.get(key("c")) is c
+    assert len(cache) == 2
+
+
+def test_rows_bound_the_cache_but_the_newest_user_stays() -> None:
+    cache = TransactionCache(max_users=10, max_rows=100)
+    cache.put(key("small"), data(30))
+    cache.put(key("medium"), data(60))
+    assert cache.rows == 90
+    cache.put(key("big"), data(500))  # over the bound alone: kept, the others go
+    assert list(map(cache.__contains__, (key("small"), key("medium"), key("big")))) == [
+        False,
+        False,
+        True,
+    ]
+    cache.put(key("tiny"), data(1))
+    assert key("big") not in cache and key("tiny") in cache
+
+
+def test_services_and_users_are_separate_and_clear_empties() -> None:
+    cache = TransactionCache()
+    live, sandbox = data(1), data(2)
+    cache.put(key("u", "https://api.bank.example"), live)
+    cache.put(key("u"), sandbox)
+    assert cache.get(key("u", "https://api.bank.example")) is live
+    assert cache.get(key("u")) is sandbox
+    assert cache.get(key("v")) is None
+    cache.forget(key("u"))
+    assert cache.get(key("u")) is None
+    cache.clear()
+    assert len(cache) == 0 and cache.rows == 0
+    with pytest.raises(ValueError):
+        TransactionCache(max_users=0)
+
+
+class CountingService:
+    """The sandbox's answer shape, counting the reads."""
+
+    def __init__(self) -> None:
+        self.reads: list[str] = []
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/token":
+            return httpx.Response(
+                200, json={"access_token": "tok", "token_type": "Bearer", "expires_in": 3600}
+            )
+        user = request.url.path.split("/")[2]
+        self.reads.append(user)
+        return httpx.Response(
+            200,
+            json={
+                "user_id": user,
+                "currency": "EUR",
+                "transactions": [
+                    {"transaction_id": f"{user}-{len(self.reads)}", "date": "2026-11-01",
+                     "amount": "-2.50", "description": "Bakery", "category": "Dining"},
+                ],
+            },
+        )  # fmt: skip
+
+
+def make_desk(tmp_path: Path, service: CountingService) -> Desk:
+    dirs = AppDirs(tmp_path / "config.toml", tmp_path / "data", tmp_path / "logs")
+    settings = load_settings(dirs.config_path, flags={"base_url": "https://api.bank.example"})
+    return Desk(settings, dirs, transport=httpx.MockTransport(service))
+
+
+@pytest.mark.anyio
+async def test_desk_reads_each_user_once_per_session(tmp_path: Path) -> None:
+    service = CountingService()
+    desk = make_desk(tmp_path, service)
+    await desk.sign_in("key", SecretStr("secret"))
+    first = await desk.load_transactions("u1")
+    assert await desk.load_transactions("u1") is first
+    other = await desk.load_transactions("u2")
+    assert service.reads == ["u1", "u2"] and other is not first
+    reloaded = await desk.load_transactions("u1", reload=True)
+    assert service.reads == ["u1", "u2", "u1"] and reloaded is not first
+    assert await desk.load_transactions("u1") is reloaded  # the reload replaced it
+    assert reloaded.currency == "EUR" and reloaded.row(0).description == "Bakery"
+    await desk.sign_out()
+    assert len(desk.transactions) == 0
+    await desk.sign_in("key", SecretStr("secret"))
+    await desk.load_transactions("u1")
+    assert service.reads == ["u1", "u2", "u1", "u1"]
+    await desk.close()
+
+
+@pytest.mark.anyio
+async def test_a_read_that_ends_after_sign_out_is_not_kept(tmp_path: Path) -> None:
+    service = CountingService()
+    desk = make_desk(tmp_path, service)
+    await desk.sign_in("key", SecretStr("secret"))
+    original = desk.client.get_transaction_columns
+
+    async def sign_out_midway(user_id: str):  # type: ignore[no-untyped-def]
+        answer = await original(user_id)
+        await desk.sign_out()
+        return answer
+
+    desk.client.get_transaction_columns = sign_out_midway  # type: ignore[method-assign]
+    data = await desk.load_transactions("u1")
+    assert len(data) == 1 and len(desk.transactions) == 0
+    await desk.close()
+
+
+@pytest.mark.anyio
+async def test_the_apps_size_cap_reaches_the_client(tmp_path: Path) -> None:
+    from accountdesk.client import ResponseTooLargeError
+
+    def service(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/token":
+            return httpx.Response(
+                200, json={"access_token": "tok", "token_type": "Bearer", "expires_in": 3600}
+            )
+        row = {"transaction_id": "t", "date": "2026-11-01", "amount": "1.00", "description": "x"}
+        return httpx.Response(200, json={"transactions": [row] * 20_000})  # about 1.6 MB
+
+    dirs = AppDirs(tmp_path / "config.toml", tmp_path / "data", tmp_path / "logs")
+    flags = {"base_url": "https://api.bank.example", "max_response_mb": 1}
+    desk = Desk(
+        load_settings(dirs.config_path, flags=flags), dirs, transport=httpx.MockTransport(service)
+    )
+    await desk.sign_in("key", SecretStr("secret"))
+    with pytest.raises(ResponseTooLargeError):
+        await desk.load_transactions("u1")
+    await desk.close()
