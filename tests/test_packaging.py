@@ -86,6 +86,33 @@ def test_installed_wheel_finds_its_styles(wheel: Path, tmp_path: Path) -> None:
     }
 
 
+def test_the_wheel_carries_the_shipped_tours(wheel: Path, tmp_path: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    tours = sorted(path.name for path in (ROOT / "src" / "accountdesk" / "tours").glob("*.toml"))
+    assert tours, "no shipped tour"
+    assert {f"accountdesk/tours/{name}" for name in tours} <= names
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target),
+         str(wheel)],
+        check=True,
+        timeout=300,
+    )  # fmt: skip
+    probe = (
+        "import accountdesk; from accountdesk.core.tours import shipped_tours; "
+        "print(accountdesk.__file__, len(shipped_tours()))"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", probe],
+        env={**os.environ, "PYTHONPATH": str(target)},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert Path(found[0]).is_relative_to(target) and found[1] == str(len(tours))
+
+
 def _metadata(wheel: Path) -> str:
     archive = zipfile.ZipFile(wheel)
     name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))

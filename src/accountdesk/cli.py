@@ -4,7 +4,8 @@
 is configured); ``accountdesk sandbox`` serves the sandbox over HTTP;
 ``accountdesk screenshots DIR`` writes an SVG of every screen; ``accountdesk
 explain [CODE]`` says what an error code means and what to do next;
-``accountdesk serve`` shows the dashboard in a browser (``accountdesk.web``).
+``accountdesk serve`` shows the dashboard in a browser (``accountdesk.web``);
+``accountdesk demo`` runs guided tours on a fresh embedded sandbox.
 
 Every mistake on the command line or in the config file is one line,
 ``accountdesk: <where>: <problem>``, and exit status 2: never a traceback.
@@ -191,6 +192,15 @@ def build_parser() -> argparse.ArgumentParser:
         "Without a code, list them all.",
     )
     explain.add_argument("code", nargs="?", help="AC-nnn, nnn, or a failure kind")
+    demo = commands.add_parser(
+        "demo",
+        help="guided tours of the service's flows, on a fresh embedded sandbox",
+        description="Run a guided tour on a fresh embedded sandbox whose clock moves only when "
+        "the tour (or the sandbox panel, F4) moves it. Without TOUR, pick one from a list. "
+        "Space or Enter: next step; Backspace: the last step again; Esc: leave the tour.",
+    )
+    demo.add_argument("tour", nargs="?", metavar="TOUR", help="a shipped tour's id, e.g. mfa")
+    demo.add_argument("--file", metavar="PATH", type=Path, help="a tour file of your own (TOML)")
     return parser
 
 
@@ -210,6 +220,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return explain(args.code)
         if args.command == "serve":
             return _serve_web(args)
+        if args.command == "demo":
+            return _demo(args)
         return _run_dashboard(args)
     finally:
         gc.enable()
@@ -316,6 +328,59 @@ def _run_dashboard(args: argparse.Namespace) -> int:
     )
     app.run()
     return app.return_code or 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    """``accountdesk demo [TOUR] [--file PATH]``: tours on a fresh embedded sandbox."""
+    try:
+        from accountdesk.core.demo import demo_settings
+        from accountdesk.core.paths import AppDirs
+        from accountdesk.core.settings import ConfigError
+        from accountdesk.core.tours import Tour, TourFileError, load_tour, shipped_tours
+    except ImportError as error:
+        return _missing(error)
+    if args.base_url:
+        return _fail("demo: tours run on a fresh embedded sandbox; drop --base-url")
+    if args.tour and args.file:
+        return _fail("demo: give a tour's id or --file, not both")
+    try:
+        tours = [load_tour(args.file)] if args.file else shipped_tours()
+    except TourFileError as error:
+        return _fail(str(error))
+    chosen: Tour | list[Tour] = tours[0] if args.file else tours
+    if args.tour:
+        by_id = {tour.id: tour for tour in tours}
+        if args.tour not in by_id:
+            return _fail(f"demo: no tour {args.tour!r}; the tours are: {', '.join(by_id)}")
+        chosen = by_id[args.tour]
+    dirs = AppDirs.default(args.config)
+    try:
+        settings = demo_settings(dirs.config_path, profile=args.profile)
+    except ConfigError as error:
+        return _fail(str(error))
+    import datetime as dt
+    import tempfile
+
+    from accountdesk.core.demo import demo_desk
+    from accountdesk.tui.app import AccountDeskApp
+
+    # A fresh start every time: jobs and recent lookups of the demo live in a
+    # scratch folder removed at exit (the log and the config are the usual ones).
+    with tempfile.TemporaryDirectory(prefix="accountdesk-demo-") as scratch:
+        start = dt.datetime.now(dt.UTC).replace(microsecond=0)
+        desk = demo_desk(
+            settings, AppDirs(dirs.config_path, Path(scratch), dirs.log_dir), start=start
+        )
+        app = AccountDeskApp(
+            desk, log_level=args.log_level, on_first_frame=_after_first_frame, tour=chosen
+        )
+        app.run()
+    return app.return_code or 0
+
+
+def _fail(message: str) -> int:
+    print(f"accountdesk: {message}", file=sys.stderr)
+    return 2
 
 
 def _after_first_frame() -> None:

@@ -36,6 +36,7 @@ from accountdesk.core.toasts import ShownToast, ToastStack
 
 from .base import ForwardsWorkerFailures
 from .commands import DeskCommands, system_commands
+from .demo import DemoHost, DemoStart
 from .messages import (
     ErrorRecorded,
     JobsChanged,
@@ -62,7 +63,7 @@ __all__ = ["AccountDeskApp"]
 log = logging.getLogger(__name__)
 
 
-class AccountDeskApp(ForwardsWorkerFailures, App[None]):
+class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
     """Terminal dashboard for the Account Data Service.
 
     ``desk`` holds everything a session needs (see ``accountdesk.core.desk``);
@@ -96,13 +97,14 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
         cursor_blink: bool = True,
         log_level: str = "info",
         on_first_frame: Callable[[], None] | None = None,
+        tour: DemoStart | None = None,
     ) -> None:
         self.desk = desk
         self.cursor_blink = cursor_blink
         self._on_first_frame = on_first_frame
         # The log first: nothing below may log to the terminal.
         self._log_handler = install_file_logging(desk.dirs.log_file, log_level)
-        super().__init__()
+        super().__init__(tour=tour)
         self.jobs_changed_signal: Signal[None] = Signal(self, "jobs-changed")
         self._jobs_change_pending = False
         self._toasts = ToastStack()
@@ -391,7 +393,9 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Jobs belong to a signed-in session; before that the key is hidden.
-        return not (action in {"show_jobs", "toggle_job_polling"} and not self.desk.signed_in)
+        if action in {"show_jobs", "toggle_job_polling"} and not self.desk.signed_in:
+            return False
+        return super().check_action(action, parameters)  # the tour's and the panel's keys
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from system_commands(self, screen, super().get_system_commands(screen))

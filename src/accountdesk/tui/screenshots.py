@@ -111,6 +111,20 @@ async def _toast(driver: Driver) -> None:
     await driver.open_account("user_manual")
 
 
+async def _tour(driver: Driver) -> None:
+    """A guided tour's caption: the manual user's first refusal (``accountdesk demo manual-user``)."""
+    from accountdesk.core.tours import shipped_tour
+
+    from .tour import TourRunner
+
+    runner = TourRunner(driver.app, shipped_tour("manual-user"), driver=driver)
+    runner.start()
+    await runner.wait_idle()
+    runner.next()
+    await runner.wait_idle()
+    await driver.settle()
+
+
 #: File name (without .svg) -> the steps that lead to the screen.
 SCREENS: dict[str, Steps] = {
     "login": _login,
@@ -123,6 +137,7 @@ SCREENS: dict[str, Steps] = {
     "error_log": _error_log,
     "help": _from_account("app.help"),
     "toast": _toast,
+    "tour": _tour,
 }
 
 

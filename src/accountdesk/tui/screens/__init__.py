@@ -19,6 +19,8 @@ def dashboard_screens() -> list[type[Screen[Any]]]:
     from .login import LoginScreen
     from .lookup import LookupScreen
     from .mfa import MfaDialog
+    from .sandbox_panel import SandboxPanel
+    from .tour_picker import TourPickerScreen
     from .transactions import TransactionsScreen
 
     return [
@@ -32,6 +34,8 @@ def dashboard_screens() -> list[type[Screen[Any]]]:
         MfaDialog,
         ClipboardDialog,
         HelpScreen,
+        SandboxPanel,
+        TourPickerScreen,
     ]
 
 

@@ -1,0 +1,285 @@
+"""Guided tours as data: a script of steps over the sandbox, read from TOML and validated.
+
+A tour is a small TOML file; the shipped ones are package data
+(``accountdesk/tours/*.toml``), a support lead's own is read with
+``accountdesk demo --file``::
+
+    title = "The manual user's five refusals"
+    summary = "One user linked by hand, five things the service will not do."
+    order = 20                      # place in the tour picker (optional)
+
+    [[steps]]
+    do = "look_up"                  # what the step does in the real screens
+    user = "user_manual"            # what it needs: user, answer, seconds, secret
+    say = "We open the account of a manually linked user."   # the caption, read aloud
+    look = "the Balance panel"      # where the audience looks (optional)
+    expect = "AC-105"               # the code the service must answer (optional)
+    explain = ["AC-107"]            # more codes to explain (optional)
+
+A step's caption shows the texts of ``expect`` and ``explain`` codes from the
+error catalogue (:mod:`accountdesk.core.tour_captions`), never its own copy.
+The file's name (without ``.toml``) is the tour's id: ``accountdesk demo mfa``.
+
+Every problem is a :class:`TourFileError` whose text is one line naming the
+file, the step and the field: ``my.toml: step 3: seconds: advance_clock needs
+seconds``.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from enum import StrEnum
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from accountdesk.client import sanitise_text
+from accountdesk.contract import ERRORS
+from accountdesk.contract.identifiers import sandbox_user_id_problem
+
+from .clock_steps import MAX_CLOCK_STEP
+
+__all__ = [
+    "Action",
+    "Tour",
+    "TourFileError",
+    "TourStep",
+    "load_tour",
+    "parse_tour",
+    "shipped_tour",
+    "shipped_tours",
+]
+
+#: Longest caption (it must fit a few lines at 80 columns, beside the code texts).
+MAX_SAY = 320
+MAX_LOOK = 80
+
+
+class Action(StrEnum):
+    """What a step does, as a person would in the real screens."""
+
+    SAY = "say"  # nothing: the caption alone
+    SIGN_IN = "sign_in"  # the sign-in form (optionally with another secret)
+    LOOK_UP = "look_up"  # a user's account, from the lookup screen
+    REFRESH_BALANCE = "refresh_balance"
+    START_IDENTITY = "start_identity"
+    START_TRANSACTIONS = "start_transactions"
+    VIEW_IDENTITY = "view_identity"
+    VIEW_TRANSACTIONS = "view_transactions"
+    SHOW_JOBS = "show_jobs"
+    SHOW_ERRORS = "show_errors"
+    ANSWER_MFA = "answer_mfa"  # type an answer in the open MFA dialog
+    ADVANCE_CLOCK = "advance_clock"  # move the sandbox's clock
+    BACK = "back"  # close the top screen
+
+
+#: The parameter each action needs (or may take, for sign_in); others are refused.
+_NEEDS: dict[Action, str] = {
+    Action.LOOK_UP: "user",
+    Action.ANSWER_MFA: "answer",
+    Action.ADVANCE_CLOCK: "seconds",
+}
+_MAY_TAKE: dict[Action, str] = {Action.SIGN_IN: "secret"}
+_PARAMETERS = ("user", "answer", "seconds", "secret")
+
+
+def _printable(text: str, *, newlines: bool = False) -> str:
+    """``text`` when it holds nothing a terminal would obey (ESC, other controls, bidi marks)."""
+    plain = text.replace("\n", " ") if newlines else text
+    if sanitise_text(plain) != plain:
+        raise ValueError("control characters are not allowed (escapes, bidi marks)")
+    return text
+
+
+def _problem(field: str, problem: str) -> PydanticCustomError:
+    # "field: problem", so the one-line error names the field even for
+    # checks that look at several fields at once.
+    return PydanticCustomError("tour", "{field}: {problem}", {"field": field, "problem": problem})
+
+
+class TourStep(BaseModel):
+    """One step: what it does, what it needs, and what the caption says."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+    do: Action = Action.SAY
+    say: str = Field(min_length=1, max_length=MAX_SAY)
+    look: str | None = Field(default=None, min_length=1, max_length=MAX_LOOK)
+    user: str | None = None
+    answer: str | None = Field(default=None, min_length=1, max_length=128)
+    secret: str | None = Field(default=None, min_length=1, max_length=256, repr=False)
+    seconds: float | None = Field(default=None, gt=0, le=MAX_CLOCK_STEP, allow_inf_nan=False)
+    expect: str | None = None
+    explain: tuple[str, ...] = ()
+
+    @field_validator("say")
+    @classmethod
+    def _caption_text(cls, text: str) -> str:
+        return _printable(text, newlines=True)
+
+    @field_validator("look", "answer", "secret")
+    @classmethod
+    def _one_line(cls, text: str | None) -> str | None:
+        return _printable(text) if text is not None else None
+
+    @field_validator("do", mode="before")
+    @classmethod
+    def _known_action(cls, action: object) -> object:
+        if isinstance(action, str) and action not in Action.__members__.values():
+            raise ValueError(f"{action!r} is not an action; the actions: {', '.join(Action)}")
+        return action
+
+    @field_validator("seconds", mode="before")
+    @classmethod
+    def _clock_step(cls, seconds: object) -> object:
+        number = isinstance(seconds, int | float) and not isinstance(seconds, bool)
+        if number and not 0 < float(seconds) <= MAX_CLOCK_STEP:  # type: ignore[arg-type]
+            raise ValueError("a clock step is more than 0 seconds and at most 366 days")
+        return seconds
+
+    @field_validator("user")
+    @classmethod
+    def _user_id(cls, user: str | None) -> str | None:
+        problem = sandbox_user_id_problem(user) if user is not None else None
+        if problem is not None:
+            raise ValueError(problem)
+        return user
+
+    @field_validator("expect")
+    @classmethod
+    def _expected_code(cls, code: str | None) -> str | None:
+        if code is not None:
+            _known_code(code)
+        return code
+
+    @field_validator("explain")
+    @classmethod
+    def _explained_codes(cls, codes: tuple[str, ...]) -> tuple[str, ...]:
+        for code in codes:
+            _known_code(code)
+        return codes
+
+    @model_validator(mode="after")
+    def _parameters_fit_the_action(self) -> TourStep:
+        needed = _NEEDS.get(self.do)
+        allowed = {needed, _MAY_TAKE.get(self.do)} - {None}
+        for name in _PARAMETERS:
+            if getattr(self, name) is not None and name not in allowed:
+                raise _problem(name, f"{self.do} takes no {name}")
+        if needed is not None and getattr(self, needed) is None:
+            raise _problem(needed, f"{self.do} needs {needed}")
+        if self.expect is not None and self.expect in self.explain:
+            raise _problem("explain", f"{self.expect} is already the expected code")
+        return self
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """The codes the caption explains: the expected one first."""
+        return ((self.expect,) if self.expect else ()) + self.explain
+
+
+def _known_code(code: str) -> None:
+    if code not in ERRORS:
+        raise ValueError(f"{code} is not a code of the error catalogue")
+
+
+class Tour(BaseModel):
+    """A guided tour: a title, a summary for the picker, and its steps."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+    id: str = Field(min_length=1, max_length=40, pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    title: str = Field(min_length=1, max_length=60)
+    summary: str = Field(min_length=1, max_length=240)
+    order: int = 100
+    steps: tuple[TourStep, ...] = Field(min_length=1, max_length=60)
+
+    @field_validator("title", "summary")
+    @classmethod
+    def _one_line(cls, text: str) -> str:
+        return _printable(text)
+
+
+class TourFileError(ValueError):
+    """A tour file cannot be used; the text is one line: file, step, field, problem."""
+
+
+def parse_tour(text: str, *, tour_id: str, source: str) -> Tour:
+    """The tour in ``text`` (TOML); ``source`` names it in errors (a path)."""
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise TourFileError(f"{source}: not valid TOML: {error}") from None
+    data: dict[str, Any] = {"id": tour_id, **document}
+    try:
+        return Tour.model_validate(data)
+    except ValidationError as error:
+        raise TourFileError(f"{source}: {_describe(error)}") from None
+
+
+def load_tour(path: Path) -> Tour:
+    """Read and validate the tour file at ``path`` (its id: the file name without ``.toml``)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise TourFileError(f"{path}: not UTF-8 text") from None
+    except OSError as error:
+        raise TourFileError(f"{path}: cannot read: {error.strerror or error}") from None
+    return parse_tour(text, tour_id=_id_of(path.name), source=str(path))
+
+
+def shipped_tours() -> list[Tour]:
+    """The tours that come with accountdesk, in picker order."""
+    folder = resources.files("accountdesk") / "tours"
+    tours = [
+        parse_tour(entry.read_text(encoding="utf-8"), tour_id=_id_of(entry.name), source=entry.name)
+        for entry in folder.iterdir()
+        if entry.name.endswith(".toml")
+    ]
+    return sorted(tours, key=lambda tour: (tour.order, tour.id))
+
+
+def shipped_tour(tour_id: str) -> Tour:
+    """One shipped tour by id; KeyError naming the ones there are."""
+    tours = {tour.id: tour for tour in shipped_tours()}
+    if tour_id not in tours:
+        raise KeyError(f"no tour {tour_id!r}; the tours are: {', '.join(tours)}")
+    return tours[tour_id]
+
+
+def _id_of(file_name: str) -> str:
+    """``My tour.toml`` -> ``my-tour``: what ``accountdesk demo`` is given."""
+    stem = re.sub(r"[^a-z0-9_-]+", "-", file_name.removesuffix(".toml").lower()).strip("-_")
+    return stem or "tour"
+
+
+def _describe(error: ValidationError) -> str:
+    """The first problem as ``step N: field: problem`` (steps counted from 1)."""
+    first = error.errors(include_url=False, include_input=False)[0]
+    location = list(first.get("loc", ()))
+    where: list[str] = []
+    if location[:1] == ["steps"] and len(location) > 1 and isinstance(location[1], int):
+        where.append(f"step {location[1] + 1}")
+        location = location[2:]
+    fields = [str(part) for part in location if not isinstance(part, int)]
+    message = str(first.get("msg", "invalid"))
+    if first.get("type") == "tour":
+        message = message.replace("Value error, ", "")
+    elif message.startswith("Value error, "):
+        message = message.removeprefix("Value error, ")
+    kind = first.get("type")
+    if kind == "missing":
+        message = "required"
+    elif kind == "extra_forbidden":
+        message = "not a field of a tour" if not where else "not a field of a step"
+    elif kind in {"model_type", "dict_type"}:
+        message = "must be a table ([[steps]] with say = ...)"
+    elif kind == "too_short" and fields == ["steps"]:
+        message = "a tour has at least one step"
+    if fields and kind != "tour":
+        where.append(".".join(fields))
+    return " ".join(": ".join([*where, message]).split())  # one line, always

@@ -1,0 +1,202 @@
+"""The sandbox panel (F4, or "Sandbox panel" in the palette): the sandbox's clock and state.
+
+Once signed in to a sandbox (the embedded one, or ``accountdesk sandbox``
+reached over HTTP): the app never offers it on a live service. Its calls go
+through the signed-in client (on a multi-tenant sandbox, the trainee's own
+world).
+
+- The sandbox's clock, and buttons that move it +1, +5 or +15 minutes, or
+  by an amount typed as ``90``, ``90s``, ``5m`` or ``2h``: expire an MFA
+  session, lift an ``AC-108`` block, finish jobs. Every tracked job is
+  polled at once afterwards, so the screens show what the move did.
+- Reset: the sandbox forgets its jobs, MFA sessions and blocks and rewinds
+  its clock (the jobs this app tracks then read as gone).
+- The scenario users and what each one shows.
+
+Every call runs in a worker; a refusal (a step over the sandbox's bound is
+``AC-100``) takes the one failure path: a toast, and a line here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Button, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from accountdesk.client import AccountDataError, ScenarioUser
+from accountdesk.core.clock_steps import describe_step, parse_clock_step
+from accountdesk.core.formatting import format_time
+from accountdesk.tui.base import DeskModal
+from accountdesk.tui.messages import ServiceFailed
+from accountdesk.tui.resources import styles_path
+from accountdesk.tui.widgets.footer import AppFooter
+
+__all__ = ["SandboxPanel"]
+
+#: The clock buttons: id -> seconds.
+_STEPS = {"plus-1m": 60.0, "plus-5m": 300.0, "plus-15m": 900.0}
+
+
+class SandboxClockRead(Message):
+    """A control call answered; ``done`` says what it did (None for a plain read)."""
+
+    def __init__(self, now: dt.datetime, done: str | None = None) -> None:
+        super().__init__()
+        self.now = now
+        self.done = done
+
+
+class ScenariosRead(Message):
+    def __init__(self, users: list[ScenarioUser]) -> None:
+        super().__init__()
+        self.users = users
+
+
+class SandboxPanel(DeskModal[None]):
+    """The sandbox's clock, reset and scenario list (see the module docstring)."""
+
+    CSS_PATH = styles_path("sandbox_panel.tcss")
+    HELP_TITLE = "Sandbox panel"
+    HELP = """\
+Controls of the **sandbox** (never shown on a live service).
+
+- **+1 min**, **+5 min**, **+15 min** move the sandbox's clock: jobs finish
+  (they take seconds), an MFA session expires (`AC-110` once its time is up),
+  an `AC-108` block lifts. Or type an amount (`90`, `90s`, `5m`, `2h`) and
+  press Enter.
+- **Reset** forgets every job, MFA session and block and rewinds the clock.
+- The scenario users are listed with what each one shows.
+"""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close", id="close_sandbox_panel"),
+        Binding("f1", "app.help", "Help", id="sandbox_panel_help"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        desk = self.desk
+        where = "embedded (in-process)" if desk.embedded else desk.service_url
+        with Vertical(id="sandbox-box") as box:
+            box.border_title = Text(f"Sandbox · {where}")
+            yield Static("Sandbox clock: reading…", id="sandbox-clock", markup=False)
+            with Horizontal(id="clock-buttons"):
+                yield Button("+1 min", id="plus-1m", compact=True)
+                yield Button("+5 min", id="plus-5m", compact=True)
+                yield Button("+15 min", id="plus-15m", compact=True)
+                yield Input(
+                    placeholder="or 90s, 5m, 2h + Enter",
+                    id="clock-step",
+                    max_length=16,
+                    compact=True,
+                )
+                yield Button("Reset sandbox", id="reset-sandbox", compact=True, variant="warning")
+            yield Static(
+                "Jobs finish within seconds · +5 min ends an MFA session · "
+                "+15 min lifts an AC-108 block",
+                id="sandbox-hint",
+                markup=False,
+            )
+            yield Static("", id="sandbox-note", markup=False)
+            yield Static("Scenario users", classes="panel-title")
+            yield OptionList(Option("Loading…", disabled=True), id="sandbox-scenarios")
+        yield AppFooter()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#plus-5m", Button).focus()
+        self._control("read", None)
+        self._load_scenarios()
+
+    # -- the clock ---------------------------------------------------------------
+
+    @on(Button.Pressed, "#clock-buttons Button")
+    def _pressed(self, event: Button.Pressed) -> None:
+        button_id = event.button.id or ""
+        if button_id == "reset-sandbox":
+            self._control("reset", None)
+        elif button_id in _STEPS:
+            self._control("advance", _STEPS[button_id])
+
+    @on(Input.Submitted, "#clock-step")
+    def _typed_step(self, event: Input.Submitted) -> None:
+        try:
+            seconds = parse_clock_step(event.value)
+        except ValueError as problem:
+            self._note(str(problem), error=True)
+            return
+        event.input.clear()
+        self._control("advance", seconds)
+
+    @work(exclusive=True, exit_on_error=False, group="sandbox-control", name="sandbox_control")
+    async def _control(self, what: str, seconds: float | None) -> None:
+        desk = self.desk
+        try:
+            if what == "advance" and seconds is not None:
+                now = await desk.advance_sandbox_clock(seconds)
+                done: str | None = f"Moved the clock {describe_step(seconds)}."
+            elif what == "reset":
+                await desk.reset_sandbox()
+                now = await desk.sandbox_clock()
+                done = "Reset: no jobs, MFA sessions or blocks; the clock is back at its start."
+            else:
+                now, done = await desk.sandbox_clock(), None
+        except AccountDataError as error:
+            self.post_message(ServiceFailed(error, f"sandbox_{what}"))
+            return
+        if done is not None:
+            # Live polling is held while this panel is open: ask now, so the
+            # screens below show what the move did.
+            desk.poller.poll_now(force=True)
+        self.post_message(SandboxClockRead(now, done))
+
+    def on_sandbox_clock_read(self, message: SandboxClockRead) -> None:
+        clock = self.query_one("#sandbox-clock", Static)
+        clock.update(f"Sandbox clock: {format_time(message.now)}")
+        if message.done is not None:
+            self._note(message.done)
+
+    def on_service_failed(self, message: ServiceFailed) -> None:
+        # The app shows the toast; this line keeps the outcome beside the buttons.
+        if message.operation.startswith("sandbox_"):
+            self._note(f"The sandbox refused: {message.error.title}.", error=True)
+
+    def _note(self, text: str, *, error: bool = False) -> None:
+        note = self.query_one("#sandbox-note", Static)
+        note.update(text)
+        note.set_class(error, "-error")
+
+    # -- scenarios -----------------------------------------------------------------
+
+    @work(exclusive=True, exit_on_error=False, group="sandbox-scenarios", name="scenarios")
+    async def _load_scenarios(self) -> None:
+        self.post_message(ScenariosRead(await self.desk.scenarios()))
+
+    def on_scenarios_read(self, message: ScenariosRead) -> None:
+        scenarios = self.query_one("#sandbox-scenarios", OptionList)
+        scenarios.clear_options()
+        if not message.users:
+            scenarios.add_option(Option("Scenario list unavailable", disabled=True))
+            return
+        width = max(len(user.user_id) for user in message.users)
+        scenarios.add_options(Option(_row(user, width), id=user.user_id) for user in message.users)
+
+    def action_close(self) -> None:
+        self.dismiss()
+
+
+def _row(user: ScenarioUser, width: int) -> Table:
+    # The sandbox's words, as sent: Text, never markup.
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(width=width, no_wrap=True, style="bold")
+    grid.add_column(overflow="fold")
+    grid.add_row(Text(user.user_id), Text(user.summary, style="dim"))
+    return grid

@@ -1,0 +1,110 @@
+"""``accountdesk demo``: the tours it starts, on what, and one line and exit 2 for every mistake."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from accountdesk import cli
+from accountdesk.core.demo import FollowingClock
+from accountdesk.core.tours import Tour, shipped_tours
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """What ``accountdesk demo`` would run, instead of running it."""
+    seen: dict[str, Any] = {}
+
+    class FakeApp:
+        return_code = 0
+
+        def __init__(self, desk, *, log_level, on_first_frame, tour):
+            seen.update(desk=desk, tour=tour, data_dir=desk.dirs.data_dir)
+            seen["data_dir_existed"] = desk.dirs.data_dir.is_dir()
+
+        def run(self) -> None:
+            seen["ran"] = True
+
+    import accountdesk.tui.app
+
+    monkeypatch.setattr(accountdesk.tui.app, "AccountDeskApp", FakeApp)
+    return seen
+
+
+def test_demo_offers_every_shipped_tour_on_a_fresh_embedded_sandbox(
+    started: dict[str, Any], tmp_path: Path
+) -> None:
+    config = tmp_path / "config.toml"
+    # A config for a live service: the demo still runs on the sandbox, with its key.
+    config.write_text('base_url = "https://api.bank.example"\napi_key = "live_key"\n')
+    assert cli.main(["--config", str(config), "demo"]) == 0
+    desk = started["desk"]
+    assert started["ran"] and desk.embedded and desk.settings.api_key == "sandbox_key"
+    assert [tour.id for tour in started["tour"]] == [tour.id for tour in shipped_tours()]
+    # Its files lived in a scratch folder, gone after the run.
+    assert started["data_dir_existed"] and not started["data_dir"].exists()
+    assert isinstance(desk.clock, FollowingClock)  # the app clock follows the sandbox's
+
+
+def test_demo_tour_starts_that_tour(started: dict[str, Any], tmp_path: Path) -> None:
+    assert cli.main(["--config", str(tmp_path / "c.toml"), "demo", "lockout"]) == 0
+    assert isinstance(started["tour"], Tour) and started["tour"].id == "lockout"
+
+
+def test_demo_file_starts_ones_own_tour(started: dict[str, Any], tmp_path: Path) -> None:
+    mine = tmp_path / "drill.toml"
+    mine.write_text('title = "Drill"\nsummary = "s"\n[[steps]]\ndo = "sign_in"\nsay = "In."\n')
+    assert cli.main(["--config", str(tmp_path / "c.toml"), "demo", "--file", str(mine)]) == 0
+    assert started["tour"].id == "drill" and started["tour"].title == "Drill"
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["demo", "nosuch"], "accountdesk: demo: no tour 'nosuch'; the tours are: sign-in, "),
+        (["demo", "mfa", "--file", "x.toml"], "accountdesk: demo: give a tour's id or --file"),
+        (["--base-url", "https://api.bank.example", "demo"], "accountdesk: demo: tours run on"),
+    ],
+)
+def test_demo_mistakes_are_one_line_and_exit_2(
+    started: dict[str, Any], capsys: pytest.CaptureFixture[str], argv: list[str], expected: str
+) -> None:
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(expected) and err.count("\n") == 1
+    assert "ran" not in started
+
+
+def test_a_bad_tour_file_names_file_step_and_field(
+    started: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(
+        'title = "Bad"\nsummary = "s"\n'
+        '[[steps]]\ndo = "sign_in"\nsay = "In."\n'
+        '[[steps]]\ndo = "look_up"\nuser = "user_good"\nsay = "Open."\n'
+        '[[steps]]\ndo = "advance_clock"\nsay = "Later."\n'
+    )
+    assert cli.main(["demo", "--file", str(bad)]) == 2
+    assert capsys.readouterr().err == (
+        f"accountdesk: {bad}: step 3: seconds: advance_clock needs seconds\n"
+    )
+    assert "ran" not in started
+
+
+def test_the_real_command_prints_no_traceback(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('title = "Bad"\nsummary = "s"\n[[steps]]\ndo = "fly"\nsay = "x"\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "accountdesk", "demo", "--file", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"accountdesk: {bad}: step 1: do: 'fly' is not an action")
+    assert "Traceback" not in done.stderr

@@ -1,0 +1,73 @@
+"""Every shipped tour runs to its end headless, with snapshots of its first and last captions.
+
+The tours run on the demo's own desk (``tour_helpers.demo_app``): a fresh
+embedded sandbox stopped at ``FROZEN_NOW``, numbered job ids, the app clock
+following the sandbox's. Each step must end as its script says (the
+expected code and nothing else). Accept snapshot changes with
+``--snapshot-update`` only after looking at the SVGs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tour_helpers import demo_app, run_to_last_step, started
+
+from accountdesk.core.tours import shipped_tours
+
+pytestmark = pytest.mark.slow
+
+TOURS = {tour.id: tour for tour in shipped_tours()}
+
+
+def test_every_tour_the_issue_asks_for_is_shipped() -> None:
+    assert set(TOURS) == {
+        "sign-in",
+        "manual-user",
+        "fi-trouble",
+        "mfa",
+        "lockout",
+        "one-job",
+        "bulk",
+    }
+
+
+@pytest.mark.parametrize("tour_id", list(TOURS))
+def test_first_caption(snap_compare: Any, tmp_path: Path, tour_id: str) -> None:
+    async def run_before(pilot: Any) -> None:
+        await started(pilot)
+
+    app = demo_app(tmp_path, TOURS[tour_id])
+    assert snap_compare(app, terminal_size=(100, 30), run_before=run_before)
+
+
+@pytest.mark.parametrize("tour_id", list(TOURS))
+def test_runs_to_its_last_caption(snap_compare: Any, tmp_path: Path, tour_id: str) -> None:
+    async def run_before(pilot: Any) -> None:
+        await run_to_last_step(pilot)
+
+    app = demo_app(tmp_path, TOURS[tour_id])
+    assert snap_compare(app, terminal_size=(100, 30), run_before=run_before)
+
+
+@pytest.mark.parametrize("which", ["first", "last"])
+def test_mfa_tour_at_80x24(snap_compare: Any, tmp_path: Path, which: str) -> None:
+    async def run_before(pilot: Any) -> None:
+        if which == "first":
+            await started(pilot)
+        else:
+            await run_to_last_step(pilot)
+
+    app = demo_app(tmp_path, TOURS["mfa"])
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+def test_tour_picker(snap_compare: Any, tmp_path: Path) -> None:
+    async def run_before(pilot: Any) -> None:
+        await pilot.pause()
+        await pilot.press("down")
+
+    app = demo_app(tmp_path, list(TOURS.values()))
+    assert snap_compare(app, terminal_size=(100, 30), run_before=run_before)
