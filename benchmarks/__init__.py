@@ -1,1 +1,1 @@
-"""Benchmarks of accountdesk (see notes/bench.md); run ``python -m benchmarks``."""
+"""Benchmarks of accountdesk (see the README, "Performance"); run ``python -m benchmarks``."""

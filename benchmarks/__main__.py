@@ -116,6 +116,8 @@ def main() -> None:
                 [{**result.to_json(), "process_peak_mb": mb} for result, mb in rows], indent=1
             )
         )
+    if failed:
+        sys.exit(1)  # the others' figures are printed; a benchmark that could not run is a failure
 
 
 if __name__ == "__main__":

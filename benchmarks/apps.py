@@ -84,7 +84,7 @@ def stub_transport() -> httpx.MockTransport:
     """Answers sign-in and the scenario list at once, as the sandbox would (no sandbox built).
 
     The floor of "sign-in to lookup": the same screens, the same client and
-    requests, without the embedded sandbox (FastAPI import, app build, its
+    requests, without the embedded sandbox (Starlette import, app build, its
     thread).
     """
     from accountdesk.sandbox.scenarios import catalogue

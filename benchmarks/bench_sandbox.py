@@ -1,7 +1,7 @@
 """The sandbox over loopback: ``GET /accounts/user_good``, 50 at a time, against a bare route.
 
 Path: ``accountdesk sandbox`` (the shipped command: uvicorn, the sandbox's
-middleware, token check, engine) on 127.0.0.1. Floor: a bare FastAPI app
+middleware, token check, engine) on 127.0.0.1. Floor: a bare Starlette app
 under uvicorn with the same settings whose one route answers the very bytes
 the sandbox answered. Both servers run side by side for the whole
 benchmark; rounds alternate between them. The load comes from this
@@ -81,7 +81,7 @@ def percentile(values: list[float], fraction: float) -> float:
 
 @benchmark(
     "sandbox_throughput",
-    "sandbox over loopback: GET /accounts/user_good, 50 concurrent, vs a bare FastAPI route",
+    "sandbox over loopback: GET /accounts/user_good, 50 concurrent, vs a bare Starlette route",
     rounds=4,
     seconds=12,
 )
@@ -120,7 +120,7 @@ async def sandbox_throughput(rounds: int) -> list[Result]:
         Result(
             "sandbox_throughput",
             f"accountdesk sandbox, GET {PATH}, {CONCURRENCY} concurrent, {REQUESTS:,} per round",
-            "bare FastAPI route answering the same bytes, same uvicorn settings",
+            "bare Starlette route answering the same bytes, same uvicorn settings",
             "req/s",
             rates["path"],
             rates["floor"],

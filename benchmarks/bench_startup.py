@@ -6,7 +6,7 @@ and time what the terminal receives, so nothing in the app is instrumented:
 - ``first_frame``: ``python -m accountdesk`` from spawn until the SANDBOX
   badge is on the terminal, against ``python -m benchmarks.bare_app`` (Header,
   Input, DataTable, Footer) until its header shows the same word.
-- ``sign_in``: in a fresh process each round (so the FastAPI import is paid),
+- ``sign_in``: in a fresh process each round (so the sandbox's imports are paid),
   Enter is typed the moment the sign-in screen has painted, and timed until
   the lookup screen's title is on the terminal; against the same app whose
   transport is an in-memory stub (no sandbox at all).
@@ -100,7 +100,7 @@ def _sign_in(transport: str) -> tuple[float, float, ChildUsage]:
 def sign_in(rounds: int) -> list[Result]:
     painted = Result(
         "sign_in",
-        "Enter at first frame -> lookup screen painted (embedded sandbox, FastAPI import included)",
+        "Enter at first frame -> lookup screen painted (embedded sandbox, its imports included)",
         "the same with an in-memory stub transport (no sandbox)",
         "ms",
         [],

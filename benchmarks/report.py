@@ -66,7 +66,7 @@ def text_table(rows: Sequence[tuple[Result, float | None]]) -> str:
 
 
 def markdown_table(rows: Sequence[tuple[Result, float | None]]) -> str:
-    """The same as a Markdown table (for ``notes/bench.md`` and the README)."""
+    """The same as a Markdown table (for the README)."""
     lines = ["| " + " | ".join(HEADERS) + " |", "|" + "---|" * len(HEADERS)]
     for result, mb in rows:
         lines.append("| " + " | ".join(c.replace("|", "/") for c in cells(result, mb)) + " |")

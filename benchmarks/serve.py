@@ -2,7 +2,7 @@
 
 ``python -m benchmarks.serve sandbox --port P [--bulk N] [--job-seconds S]``
 serves a fresh sandbox (``accountdesk.sandbox.create_app``) with uvicorn;
-``python -m benchmarks.serve bare --port P --body FILE`` serves a bare FastAPI
+``python -m benchmarks.serve bare --port P --body FILE`` serves a bare Starlette
 app whose one route, ``GET /accounts/{user_id}``, answers FILE's bytes as
 JSON: the floor of the sandbox's throughput. Both run uvicorn with the same
 settings as ``accountdesk sandbox`` (one worker, log level info, access log),

@@ -238,7 +238,7 @@ def _missing(error: ImportError) -> int:
 def _serve_sandbox(args: argparse.Namespace) -> int:
     gc.enable()
     try:
-        from accountdesk.sandbox import openapi_document, serve
+        from accountdesk.sandbox import SandboxOptionError, openapi_document, serve, served_app
     except ImportError as error:
         return _missing(error)
     if args.openapi:
@@ -246,18 +246,23 @@ def _serve_sandbox(args: argparse.Namespace) -> int:
 
         print(json.dumps(openapi_document(), indent=2))
         return 0
+    try:
+        # The options first (bounds the sandbox keeps), then the port.
+        app, control_token = served_app(
+            args.host,
+            control_token=args.control_token,
+            tenants=args.tenants,
+            max_tenants=args.max_tenants,
+            bulk_transactions=args.bulk_transactions,
+        )
+    except SandboxOptionError as error:
+        print(f"accountdesk: sandbox: {error}", file=sys.stderr)
+        return 2
     problem = _cannot_listen(args.host, args.port)
     if problem is not None:
         print(f"accountdesk: sandbox on {args.host}:{args.port}: {problem}", file=sys.stderr)
         return 2
-    serve(
-        args.host,
-        args.port,
-        control_token=args.control_token,
-        tenants=args.tenants,
-        max_tenants=args.max_tenants,
-        bulk_transactions=args.bulk_transactions,
-    )
+    serve(args.host, args.port, control_token=control_token, app=app)
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,24 +24,35 @@ def test_defaults_parse() -> None:
 
 
 def test_sandbox_subcommand_serves_on_host_and_port(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[str, int]] = []
     import accountdesk.sandbox
 
+    built: list[tuple[str, dict[str, object]]] = []
+    served: list[tuple[str, int, dict[str, object]]] = []
+    real_served_app = accountdesk.sandbox.served_app
+
+    def served_app(host: str, **options: Any) -> Any:
+        built.append((host, options))
+        return real_served_app(host, **options)
+
+    monkeypatch.setattr(accountdesk.sandbox, "served_app", served_app)
     monkeypatch.setattr(
         accountdesk.sandbox,
         "serve",
-        lambda host, port, **options: calls.append((host, port, options)),
+        lambda host, port, **options: served.append((host, port, options)),
     )
     assert cli.main(["sandbox", "--host", "127.0.0.1", "--port", "9999"]) == 0
-    assert calls == [
-        ("127.0.0.1", 9999, {"control_token": None, "tenants": False, "max_tenants": 100,
-                             "bulk_transactions": 100_000})
+    assert built == [
+        ("127.0.0.1", {"control_token": None, "tenants": False, "max_tenants": 100,
+                       "bulk_transactions": 100_000})
     ]  # fmt: skip
-    calls.clear()
+    [(host, port, options)] = served
+    assert (host, port, options["control_token"]) == ("127.0.0.1", 9999, None)
+    assert options["app"] is not None  # the app built (and checked) before listening
+    built.clear()
     assert (
         cli.main(["sandbox", "--port", "9998", "--tenants", "--bulk-transactions", "1000000"]) == 0
     )
-    assert calls[0][2]["tenants"] is True and calls[0][2]["bulk_transactions"] == 1_000_000
+    assert built[0][1]["tenants"] is True and built[0][1]["bulk_transactions"] == 1_000_000
 
 
 def test_a_busy_port_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -138,6 +150,22 @@ def test_a_bad_sandbox_port_is_a_clear_error(capsys: pytest.CaptureFixture[str],
     assert exited.value.code == 2
     err = capsys.readouterr().err
     assert "accountdesk: argument --port:" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("flags", "problem"),
+    [
+        (["--control-token", "short"], "a control token has at least 16 characters"),
+        (["--tenants", "--max-tenants", "20000"], "max_tenants must be from 1 to 10000"),
+        (["--bulk-transactions", "20000000"], "bulk_transactions must be from 1 to 10,000,000"),
+    ],
+)
+def test_a_sandbox_option_out_of_bounds_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], flags: list[str], problem: str
+) -> None:
+    # Checked before anything listens: the port is never bound.
+    assert cli.main(["sandbox", "--port", "1", *flags]) == 2
+    assert capsys.readouterr().err == f"accountdesk: sandbox: {problem}\n"
 
 
 def test_version_has_one_source(capsys: pytest.CaptureFixture[str]) -> None:

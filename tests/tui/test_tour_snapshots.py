@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tour_helpers import demo_app, run_to_last_step, started
+from tour_helpers import demo_app, every_job_polled, run_to_last_step, started
 
 from accountdesk.core.tours import shipped_tours
 
@@ -47,6 +47,7 @@ def test_first_caption(snap_compare: Any, tmp_path: Path, tour_id: str) -> None:
 def test_runs_to_its_last_caption(snap_compare: Any, tmp_path: Path, tour_id: str) -> None:
     async def run_before(pilot: Any) -> None:
         await run_to_last_step(pilot)
+        await every_job_polled(pilot)
 
     app = demo_app(tmp_path, TOURS[tour_id])
     assert snap_compare(app, terminal_size=(100, 30), run_before=run_before)
@@ -59,6 +60,7 @@ def test_mfa_tour_at_80x24(snap_compare: Any, tmp_path: Path, which: str) -> Non
             await started(pilot)
         else:
             await run_to_last_step(pilot)
+            await every_job_polled(pilot)
 
     app = demo_app(tmp_path, TOURS["mfa"])
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)

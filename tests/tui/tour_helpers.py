@@ -75,3 +75,26 @@ async def run_to_last_step(pilot: Any) -> TourRunner:
         if runner.at_end:
             return runner
         await press(pilot, runner, "space")
+
+
+async def every_job_polled(pilot: Any) -> None:
+    """Wait until each unfinished job has had a poll answered (snapshots show "0s ago").
+
+    A job started by the last step is polled on the poller's next tick: a
+    snapshot taken before it would show "—" on one run and "0s ago" on the next.
+    """
+    desk = pilot.app.desk
+    for _ in range(400):
+        jobs = desk.tracker.pollable()
+        if desk.poller.in_flight == 0 and all(job.last_poll_at for job in jobs):
+            break
+        await pilot.pause(0.01)
+    else:
+        raise AssertionError("a job was never polled")
+    # An unchanged answer reaches the jobs screen on its one-second redraw of
+    # ages and last polls: redraw now rather than on the timer's whim.
+    refresh_jobs = getattr(pilot.app.screen, "refresh_jobs", None)
+    if refresh_jobs is not None:
+        refresh_jobs()
+    await pilot.pause()
+    await pilot.pause()

@@ -4,8 +4,7 @@
 uvicorn; ``embedded_transport()`` serves it in-process on a thread of its own;
 ``openapi_document()`` describes it. Importing this package, or any module but
 :mod:`.api` and :mod:`.embedded`, imports neither the web framework nor
-httpx. Behaviour and wire format: README, "The sandbox" (and
-``notes/sandbox.md`` until merged).
+httpx. Behaviour and wire format: README, "The sandbox".
 
 Decisions beyond the README (the contract leaves them "not shown"):
 
@@ -58,12 +57,14 @@ __all__ = [
     "SCENARIO_USERS",
     "Clock",
     "FrozenClock",
+    "SandboxOptionError",
     "SystemClock",
     "create_app",
     "embedded_transport",
     "is_loopback_host",
     "openapi_document",
     "serve",
+    "served_app",
 ]
 
 
@@ -155,11 +156,35 @@ def is_loopback_host(host: str) -> bool:
         return False
 
 
+class SandboxOptionError(ValueError):
+    """An option of the served sandbox out of its bounds (the CLI says it in one line)."""
+
+
+def served_app(
+    host: str, *, control_token: str | None = None, **create_app_kwargs: Any
+) -> tuple[Starlette, str | None]:
+    """The app :func:`serve` runs on ``host``, and its control token.
+
+    Beyond loopback a control token is made when none is given. Options out
+    of bounds raise :class:`SandboxOptionError` before anything listens.
+    """
+    import secrets
+
+    if control_token is None and not is_loopback_host(host):
+        control_token = secrets.token_urlsafe(32)
+    try:
+        app = create_app(control_token=control_token, **create_app_kwargs)
+    except ValueError as error:
+        raise SandboxOptionError(str(error)) from None
+    return app, control_token
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8765,
     *,
     control_token: str | None = None,
+    app: Starlette | None = None,
     **create_app_kwargs: Any,
 ) -> None:
     """Serve a sandbox with uvicorn until interrupted (blocking).
@@ -168,19 +193,18 @@ def serve(
     shared world need a control token: ``control_token``, or one made now.
     It is printed at start (never logged); clients send it as
     ``X-Sandbox-Control-Token``. Other keyword arguments go to
-    :func:`create_app` (``tenants=True``, ``max_tenants``, ...).
+    :func:`create_app` (``tenants=True``, ``max_tenants``, ...). ``app``: one
+    made by :func:`served_app` (then ``control_token`` is the one it gave).
     """
     import copy
-    import secrets
 
     import uvicorn
     from uvicorn.config import LOGGING_CONFIG
 
     from accountdesk.contract.sandbox_codes import CONTROL_TOKEN_HEADER
 
-    if control_token is None and not is_loopback_host(host):
-        control_token = secrets.token_urlsafe(32)
-    app = create_app(control_token=control_token, **create_app_kwargs)
+    if app is None:
+        app, control_token = served_app(host, control_token=control_token, **create_app_kwargs)
     if control_token is not None:
         print(
             f"Sandbox control token (send as header {CONTROL_TOKEN_HEADER}): {control_token}",

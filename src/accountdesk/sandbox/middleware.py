@@ -2,7 +2,7 @@
 
 One layer rather than three: each layer is a call, a scope copy and a send
 wrapper on every request, and the sandbox must stay within 1.3x of a bare
-FastAPI route (``tests/sandbox/bench_loopback.py``).
+Starlette route (``python -m benchmarks --only sandbox_throughput``).
 
 Why route on the raw path: servers hand Starlette a *decoded* ``path``, so
 ``/accounts/..%2Fx/balance`` would arrive as ``/accounts/../x/balance`` and an

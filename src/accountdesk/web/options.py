@@ -17,7 +17,7 @@ from pathlib import Path
 __all__ = ["DEFAULT_MAX_SESSIONS", "Exposure", "ServeOptions", "exposure", "is_loopback"]
 
 #: Each browser tab is a whole app process (Textual, and on the sandbox
-#: FastAPI): 65 MB resident at the sign-in screen, more once used. A page
+#: Starlette): 65 MB resident at the sign-in screen, more once used. A page
 #: left open in many tabs, or a stranger on a shared network, must not be
 #: able to start them without bound.
 DEFAULT_MAX_SESSIONS = 8

@@ -123,7 +123,7 @@ nothing is written there unless you tick it.
         self.query_one("#login-status", Static).update(self._idle_hint())
         self._focus_first_empty()
         if self.desk.embedded:
-            # Build the embedded sandbox (FastAPI import) only after the first
+            # Build the embedded sandbox (Starlette import) only after the first
             # frame has painted, so start-up stays instant.
             self.call_after_refresh(self._warm_up)
         elif self.desk.settings.api_key and not self._field("#api-secret").value:

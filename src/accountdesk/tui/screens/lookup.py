@@ -46,8 +46,10 @@ class LookupScreen(DeskScreen[None]):
     HELP = """\
 Type a **user id** and press **Enter** to open the user's account and balance.
 
-A user id is 1 to 64 letters, digits, `_`, `.` or `-` (not `.` or `..`);
-anything else is refused here, before a request is sent.
+On the sandbox a user id is 1 to 64 letters, digits, `_`, `.` or `-` (not
+`.` or `..`). A live service has its own rule (`user@bank.example` is sent
+as typed); only a blank id, `.`, `..` or one too long to send is refused.
+Either way the refusal comes here, before a request is sent.
 
 **Recent lookups** are kept across runs. On the embedded sandbox the
 **scenarios** list shows one user per behaviour of the service (MFA, manual

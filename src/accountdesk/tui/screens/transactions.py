@@ -4,7 +4,7 @@ The rows come from the desk's session cache (:meth:`Desk.load_transactions`):
 the first open of a user reads the service in a worker while a loading
 indicator shows, later opens show the same rows at once, ``l`` reads again.
 A virtual table draws them, so ``user_bulk``'s 100,000 rows paint, sort and
-filter without freezing the app (``tests/benchmarks/bench_transactions.py``).
+filter without freezing the app (``python -m benchmarks --only bulk``).
 
 The filter (substring of description or category) applies 0.25 s after the
 last keystroke, or at once on Enter; the date range (``d``, ``FROM..TO``)
