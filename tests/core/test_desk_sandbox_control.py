@@ -11,7 +11,7 @@ from pydantic import SecretStr
 
 from accountdesk.client import ApiError, InvalidRequestError, MalformedResponseError
 from accountdesk.core.clock_steps import describe_step, parse_clock_step
-from accountdesk.core.demo import FollowingClock, demo_desk
+from accountdesk.core.demo import StoppedClock, demo_desk
 from accountdesk.core.desk import Desk
 from accountdesk.core.paths import AppDirs
 from accountdesk.core.settings import Settings
@@ -44,6 +44,30 @@ async def test_read_move_and_reset_the_clock(tmp_path: Path) -> None:
         assert (raised.value.status, raised.value.code) == (400, "AC-100")
     finally:
         await desk.close()
+
+
+async def test_the_app_clock_follows_any_sandbox_so_an_mfa_session_has_its_300_s(
+    tmp_path: Path,
+) -> None:
+    # A trainer's sandbox already an hour ahead of this machine, then moved 15 min.
+    sandbox_clock = FrozenClock(START + dt.timedelta(hours=1))
+    transport = httpx.ASGITransport(create_app(clock=sandbox_clock))
+    settings = Settings(base_url="http://127.0.0.1:8765")  # a sandbox over HTTP
+    desk = Desk(settings, _dirs(tmp_path), transport=transport, clock=lambda: START)
+    await desk.sign_in(KEY, SECRET)
+    try:
+        assert desk.is_sandbox and not desk.embedded
+        assert desk.now() == START + dt.timedelta(hours=1)
+        await desk.advance_sandbox_clock(900)
+        assert desk.now() == sandbox_clock.now()
+        job = await desk.client.refresh_balance("user_mfa")
+        assert job.mfa is not None
+        assert job.mfa.expires_at - desk.now() == dt.timedelta(seconds=300)
+        await desk.reset_sandbox()
+        assert desk.now() == sandbox_clock.now()
+    finally:
+        await desk.close()
+    assert desk.now() == START  # signed out: our own time again
 
 
 async def test_a_trainee_moves_the_clock_of_their_own_world(tmp_path: Path) -> None:
@@ -95,7 +119,7 @@ async def test_a_demo_desks_app_clock_follows_the_sandbox(tmp_path: Path) -> Non
     desk = demo_desk(Settings(), _dirs(tmp_path), start=START)
     await desk.sign_in(KEY, SECRET)
     try:
-        assert isinstance(desk.clock, FollowingClock) and desk.embedded
+        assert isinstance(desk.clock, StoppedClock) and desk.embedded
         assert desk.now() == START
         await desk.advance_sandbox_clock(5)
         await desk.sandbox_clock()

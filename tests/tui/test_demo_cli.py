@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from accountdesk import cli
-from accountdesk.core.demo import FollowingClock
+from accountdesk.core.demo import StoppedClock
 from accountdesk.core.tours import Tour, shipped_tours
 
 
@@ -47,7 +47,7 @@ def test_demo_offers_every_shipped_tour_on_a_fresh_embedded_sandbox(
     assert [tour.id for tour in started["tour"]] == [tour.id for tour in shipped_tours()]
     # Its files lived in a scratch folder, gone after the run.
     assert started["data_dir_existed"] and not started["data_dir"].exists()
-    assert isinstance(desk.clock, FollowingClock)  # the app clock follows the sandbox's
+    assert isinstance(desk.clock, StoppedClock)  # the app clock follows the sandbox's
 
 
 def test_demo_tour_starts_that_tour(started: dict[str, Any], tmp_path: Path) -> None:

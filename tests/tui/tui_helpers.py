@@ -138,6 +138,14 @@ class NotASandbox:
     async def scenarios(self) -> None:
         return None
 
+    async def clock(self) -> Any:
+        from accountdesk.client import MalformedResponseError
+
+        # A live service's 404 page where the sandbox's clock would be.
+        raise MalformedResponseError(
+            404, "Not Found", problem="not JSON", method="GET", path="/_sandbox/clock"
+        )
+
 
 def not_a_sandbox(control_token: Any = None) -> NotASandbox:
     """``sandbox_control`` for fake clients standing in for a live service."""

@@ -7,8 +7,8 @@ the same in a presenter's terminal and in the suite:
   and its job ids numbered (``job_0001``): a tour says when time passes
   ("+5 min: the MFA session expires"), so what the audience sees never
   depends on how long the presenter talked;
-- the app's clock follows the sandbox's (:class:`DemoDesk` tells its
-  :class:`FollowingClock` the time each sandbox call learns): the MFA
+- the app's clock stands still too (:class:`StoppedClock`); the desk adds
+  how far the sandbox's clock has moved (as on any sandbox), so the MFA
   dialog's countdown and the jobs' ages move when the sandbox's clock moves.
 """
 
@@ -22,20 +22,17 @@ from .desk import Desk
 from .paths import AppDirs
 from .settings import SANDBOX_API_KEY, SANDBOX_API_SECRET, Settings, load_settings
 
-__all__ = ["DemoDesk", "FollowingClock", "demo_desk", "demo_settings"]
+__all__ = ["StoppedClock", "demo_desk", "demo_settings"]
 
 
-class FollowingClock:
-    """An app clock that reads the sandbox's time, as last learnt from its control calls."""
+class StoppedClock:
+    """An app clock that stands at ``start``: the desk adds how far the sandbox has moved."""
 
     def __init__(self, start: dt.datetime) -> None:
-        self.now = start
+        self.start = start
 
     def __call__(self) -> dt.datetime:
-        return self.now
-
-    def follow(self, now: dt.datetime) -> None:
-        self.now = now
+        return self.start
 
 
 def demo_settings(config_path: Path, *, profile: str | None = None) -> Settings:
@@ -54,28 +51,6 @@ def demo_settings(config_path: Path, *, profile: str | None = None) -> Settings:
     return load_settings(config_path, flags=flags)
 
 
-class DemoDesk(Desk):
-    """A desk whose app clock (a :class:`FollowingClock`) follows the sandbox's."""
-
-    def __init__(self, settings: Settings, dirs: AppDirs, *, clock: FollowingClock, **kw: Any):
-        super().__init__(settings, dirs, clock=clock, **kw)
-        self.following = clock
-
-    async def advance_sandbox_clock(self, seconds: float) -> dt.datetime:
-        return self._follow(await super().advance_sandbox_clock(seconds))
-
-    async def sandbox_clock(self) -> dt.datetime:
-        return self._follow(await super().sandbox_clock())
-
-    async def reset_sandbox(self) -> None:
-        await super().reset_sandbox()
-        await self.sandbox_clock()  # the sandbox rewound its clock: so does the app's
-
-    def _follow(self, now: dt.datetime) -> dt.datetime:
-        self.following.follow(now)
-        return now
-
-
 def demo_desk(
     settings: Settings,
     dirs: AppDirs,
@@ -83,14 +58,14 @@ def demo_desk(
     start: dt.datetime,
     secret_backend: Any | None = None,
     poll_interval: float = 1.0,
-) -> DemoDesk:
+) -> Desk:
     """A desk on a fresh embedded sandbox stopped at ``start`` (aware), the app clock following."""
     if not settings.sandbox:
         raise ValueError("a demo runs on the embedded sandbox")
-    return DemoDesk(
+    return Desk(
         settings,
         dirs,
-        clock=FollowingClock(start),
+        clock=StoppedClock(start),
         poll_interval=poll_interval,
         sandbox_options={"frozen_at": start, "ids": 1},
         secret_backend=secret_backend,

@@ -23,6 +23,7 @@ from .notices import job_ended, job_given_up, store_problem
 from .paths import AppDirs
 from .poller import AsyncioScheduler, JobPoller, Scheduler
 from .recents import RecentLookups
+from .sandbox_session import SandboxSession
 from .secrets import Remembered, SecretKeeper
 from .settings import SANDBOX_SERVICE_KEY, Settings
 from .store import Store, StoreProblem
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
         AccountDataClient,
         AccountDataError,
         Job,
-        SandboxControl,
         ScenarioUser,
     )
 
@@ -50,7 +50,7 @@ def _system_clock() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-class Desk:
+class Desk(SandboxSession):
     """One session's state (see the module docstring).
 
     ``transport`` and ``client_factory`` let tests and the embedded sandbox
@@ -73,7 +73,10 @@ class Desk:
         self.settings = settings
         self.dirs = dirs
         self.clock = clock or _system_clock
-        self.store = Store(on_problem=self._store_problem, now=self.now)
+        #: How far a sandbox's clock is ahead of ours (zero on a live service):
+        #: ``now`` adds it, so countdowns and ages agree with the service's times.
+        self.sandbox_offset = dt.timedelta(0)
+        self.store = Store(on_problem=self._store_problem, now=self.clock)
         self.connection = ServiceConnection(
             base_url=settings.base_url,
             transport=transport,
@@ -113,7 +116,8 @@ class Desk:
     # -- where we are ----------------------------------------------------------
 
     def now(self) -> dt.datetime:
-        return self.clock()
+        """The service's time: our clock, plus the sandbox's offset on a sandbox."""
+        return self.clock() + self.sandbox_offset
 
     @property
     def embedded(self) -> bool:
@@ -170,6 +174,8 @@ class Desk:
         # A sandbox over HTTP (a trainer's `accountdesk sandbox`) says so here;
         # a live service answers 404 and stays live.
         self._scenarios = await self._read_scenarios()
+        if self.is_sandbox:  # a trainer's sandbox may have been moved ahead already
+            await self._learn_sandbox_time()
         self.signed_in_as = api_key
         log.info("signed in with key %s on %s", api_key, self.service_key)
         self._tracker = None  # reload: another app may have saved since
@@ -181,6 +187,7 @@ class Desk:
         self.stop_polling()
         client, self._client = self._client, None
         self.signed_in_as = ""
+        self.sandbox_offset = dt.timedelta(0)
         self.transactions.clear()
         if client is not None:
             await client.aclose()
@@ -196,38 +203,6 @@ class Desk:
         """End the session: sign out, stop the embedded sandbox."""
         await self.sign_out()
         await self.connection.aclose()
-
-    @property
-    def sandbox_control(self) -> SandboxControl:
-        """The sandbox's control endpoints, through the signed-in client."""
-        token = self.settings.sandbox_control_token
-        return self.client.sandbox_control(token)
-
-    async def _read_scenarios(self) -> list[ScenarioUser]:
-        from accountdesk.client import AccountDataError
-
-        try:
-            catalogue = await self.sandbox_control.scenarios()
-        except AccountDataError as error:  # a demo convenience: never a failure of sign-in
-            log.warning("scenario catalogue unavailable: %s", error.title)
-            return []
-        return list(catalogue.users) if catalogue is not None else []
-
-    async def scenarios(self) -> list[ScenarioUser]:
-        """The sandbox's scenario users, as read at sign-in ([] on a live service)."""
-        return list(self._scenarios)
-
-    async def advance_sandbox_clock(self, seconds: float) -> dt.datetime:
-        """Move the sandbox's clock forward (expire an MFA session, lift a block, finish jobs)."""
-        return await self.sandbox_control.advance_clock(seconds)
-
-    async def sandbox_clock(self) -> dt.datetime:
-        """The sandbox's clock now."""
-        return await self.sandbox_control.clock()
-
-    async def reset_sandbox(self) -> None:
-        """Forget the sandbox's jobs, MFA sessions and blocks (and rewind its clock)."""
-        await self.sandbox_control.reset()
 
     # -- per-service state ---------------------------------------------------------
 

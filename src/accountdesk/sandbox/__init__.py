@@ -65,6 +65,7 @@ __all__ = [
     "openapi_document",
     "serve",
     "served_app",
+    "welcome_lines",
 ]
 
 
@@ -179,6 +180,28 @@ def served_app(
     return app, control_token
 
 
+def welcome_lines(host: str, port: int, *, tenants: bool = False) -> list[str]:
+    """What ``serve`` prints first: where it listens, how to sign in, how to connect."""
+    from .tenants import TRAINEE_PREFIX, TRAINEE_SECRET
+
+    shown = f"[{host}]" if ":" in host else host
+    if host in {"0.0.0.0", "::", ""}:  # every interface: others use this machine's name
+        shown = "<this machine>"
+    url = f"http://{shown}:{port}"
+    default = CREDENTIALS[0]
+    lines = [
+        f"accountdesk sandbox on {url}",
+        f"  sign in with API key {default.api_key}, secret {default.api_secret}",
+        f"  connect a dashboard: accountdesk --base-url {url}",
+    ]
+    if tenants:
+        lines.append(
+            f"  training room: each trainee signs in with API key {TRAINEE_PREFIX}<name> "
+            f"(lower-case letters, digits, _ or -), secret {TRAINEE_SECRET}: a world of their own"
+        )
+    return lines
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8765,
@@ -205,6 +228,8 @@ def serve(
 
     if app is None:
         app, control_token = served_app(host, control_token=control_token, **create_app_kwargs)
+    tenants = app.state.engine.tenants is not None
+    print("\n".join(welcome_lines(host, port, tenants=tenants)), flush=True)
     if control_token is not None:
         print(
             f"Sandbox control token (send as header {CONTROL_TOKEN_HEADER}): {control_token}",

@@ -1,0 +1,83 @@
+"""The desk's part for a sandbox: its control endpoints, and its time as the app's.
+
+Any sandbox (the embedded one, a trainer's ``accountdesk sandbox``) can have
+its clock moved: by the sandbox panel, a tour, or before we signed in. The
+desk learns the sandbox's time at sign-in and from every control call, and
+keeps how far it is from ours in ``sandbox_offset``; ``Desk.now`` adds it,
+so an MFA countdown, a job's age and "read at" agree with the times the
+service sends.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from accountdesk.client import AccountDataClient, SandboxControl, ScenarioUser
+
+    from .settings import Settings
+
+__all__ = ["SandboxSession"]
+
+log = logging.getLogger(__name__)
+
+
+class SandboxSession:
+    """Sandbox control and time for :class:`~accountdesk.core.desk.Desk` (a base of it)."""
+
+    settings: Settings
+    clock: Callable[[], dt.datetime]
+    sandbox_offset: dt.timedelta
+    _scenarios: list[ScenarioUser]
+
+    @property
+    def client(self) -> AccountDataClient:  # the desk's signed-in client
+        raise NotImplementedError
+
+    @property
+    def sandbox_control(self) -> SandboxControl:
+        """The sandbox's control endpoints, through the signed-in client."""
+        token = self.settings.sandbox_control_token
+        return self.client.sandbox_control(token)
+
+    async def _read_scenarios(self) -> list[ScenarioUser]:
+        from accountdesk.client import AccountDataError
+
+        try:
+            catalogue = await self.sandbox_control.scenarios()
+        except AccountDataError as error:  # a demo convenience: never a failure of sign-in
+            log.warning("scenario catalogue unavailable: %s", error.title)
+            return []
+        return list(catalogue.users) if catalogue is not None else []
+
+    async def scenarios(self) -> list[ScenarioUser]:
+        """The sandbox's scenario users, as read at sign-in ([] on a live service)."""
+        return list(self._scenarios)
+
+    async def advance_sandbox_clock(self, seconds: float) -> dt.datetime:
+        """Move the sandbox's clock forward (expire an MFA session, lift a block, finish jobs)."""
+        return self._follow_sandbox(await self.sandbox_control.advance_clock(seconds))
+
+    async def sandbox_clock(self) -> dt.datetime:
+        """The sandbox's clock now (the app's clock follows it)."""
+        return self._follow_sandbox(await self.sandbox_control.clock())
+
+    async def reset_sandbox(self) -> None:
+        """Forget the sandbox's jobs, MFA sessions and blocks (and rewind its clock)."""
+        await self.sandbox_control.reset()
+        await self.sandbox_clock()  # the sandbox rewound its clock: so does the app's
+
+    def _follow_sandbox(self, sandbox_now: dt.datetime) -> dt.datetime:
+        self.sandbox_offset = sandbox_now - self.clock()
+        return sandbox_now
+
+    async def _learn_sandbox_time(self) -> None:
+        from accountdesk.client import AccountDataError
+
+        try:
+            await self.sandbox_clock()
+        except AccountDataError as error:  # an older sandbox: keep our own time
+            log.warning("sandbox clock unavailable: %s", error.title)
