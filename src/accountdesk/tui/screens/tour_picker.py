@@ -65,7 +65,7 @@ Pick one with the arrow keys and **Enter**. During a tour **Space** or
         yield AppFooter()
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # No super().on_mount(): Textual runs DeskModal's own on_mount too.
         tour_list = self.query_one(OptionList)
         tour_list.highlighted = 0
         tour_list.focus()
