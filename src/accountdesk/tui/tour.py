@@ -59,6 +59,8 @@ log = logging.getLogger(__name__)
 
 #: Seconds a step may take before the caption says it did not finish.
 STEP_TIMEOUT = 60.0
+#: Seconds a step that has finished waits for the reads it caused before it is judged.
+QUIET_TIMEOUT = 10.0
 #: The keys each tour command takes by default (a focused widget may need them).
 _KEYS = {"next": ("space", "enter"), "repeat": ("backspace",), "leave": ("escape",)}
 
@@ -222,6 +224,9 @@ class TourRunner:
             self.app.post_message(ServiceFailed(InternalError(error), f"tour step {index + 1}"))
             outcome = StepOutcome.failed("It could not run (details are in the log).")
         else:
+            # The step's action has returned, but a screen it opened may not
+            # have read yet: judged now, its error would not be in the log.
+            await self._until_quiet(index)
             answers = [
                 ServiceAnswer(record.code, record.title, record.message)
                 for record in desk.error_log.records[errors_before:]
@@ -241,6 +246,13 @@ class TourRunner:
             self.outcome = self.outcomes[index] = outcome
             self._show()
             self._take_focus()
+
+    async def _until_quiet(self, index: int) -> None:
+        try:
+            async with asyncio.timeout(QUIET_TIMEOUT):
+                await self.driver.until_quiet()
+        except TimeoutError:
+            log.warning("tour: step %d judged while the app was still busy", index + 1)
 
     async def _read_sandbox_clock(self) -> dt.datetime | None:
         desk = desk_of(self.app)
