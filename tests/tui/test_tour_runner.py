@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from textual.widgets import Input, OptionList
 from tour_helpers import demo_app, press, started, step_done
-from tui_helpers import toast_titles, widget_text
+from tui_helpers import screen_text, toast_titles, widget_text
 
 from accountdesk.client import InvalidRequestError
 from accountdesk.core.tour_captions import StepState
@@ -231,6 +231,20 @@ async def test_the_picker_starts_the_chosen_tour(tmp_path: Path) -> None:
         await pilot.press("down", "enter")
         runner = await started(pilot)
         assert runner.tour.id == shipped_tours()[1].id
+
+
+async def test_the_picker_scrolls_to_the_highlighted_tour_at_80x24(tmp_path: Path) -> None:
+    # Seven tours do not fit in 24 rows: the list scrolls, never runs under the border.
+    app = demo_app(tmp_path, shipped_tours())
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        box, tours = app.screen.query_one("#tour-picker"), app.screen.query_one(OptionList)
+        assert tours.region.bottom <= box.content_region.bottom
+        for title in (tour.title for tour in shipped_tours()[1:]):
+            await pilot.press("down")
+            await pilot.pause()
+            assert title in screen_text(app)
+        assert tours.highlighted == len(shipped_tours()) - 1
 
 
 async def test_esc_in_the_picker_leaves_the_app_to_be_used_by_hand(tmp_path: Path) -> None:

@@ -52,11 +52,12 @@ Pick one with the arrow keys and **Enter**. During a tour **Space** or
 
     def compose(self) -> ComposeResult:
         with Vertical(id="tour-picker"):
-            yield Static("Guided tours", id="tour-picker-title")
-            yield Static(
-                "Enter starts a tour · Esc signs in by hand · Space or Enter moves a tour on",
-                id="tour-picker-hint",
-            )
+            with Vertical(id="tour-picker-head"):
+                yield Static("Guided tours", id="tour-picker-title")
+                yield Static(
+                    "Enter starts a tour · Esc signs in by hand · Space or Enter moves a tour on",
+                    id="tour-picker-hint",
+                )
             yield OptionList(
                 *(Option(_prompt(tour), id=tour.id) for tour in self.tours.values()),
                 id="tour-list",
