@@ -53,7 +53,15 @@ from .driver import Driver
 from .messages import ServiceFailed
 from .tour_steps import StepNotPossible, perform
 
-__all__ = ["STEP_TIMEOUT", "CaptionPanel", "TourRunner", "begin_demo", "current_tour", "tour_key"]
+__all__ = [
+    "STEP_TIMEOUT",
+    "CaptionPanel",
+    "TourRunner",
+    "begin_demo",
+    "current_tour",
+    "offer_tours",
+    "tour_key",
+]
 
 log = logging.getLogger(__name__)
 
@@ -330,14 +338,39 @@ def begin_demo(app: App[Any], demo: Tour | Sequence[Tour]) -> None:
     """Start ``demo`` in ``app``: one tour at once, or a picker of several."""
     if isinstance(demo, Tour):
         TourRunner(app, demo).start()
-        return
+    else:
+        offer_tours(app, list(demo))
+
+
+def offer_tours(app: App[Any], tours: list[Tour], *, again: bool = False) -> None:
+    """The tour picker; the tour picked starts, signed out on a reset sandbox (``again``: say so)."""
     from .screens.tour_picker import TourPickerScreen
 
-    def picked(tour: Tour | None) -> None:
-        if tour is not None:
+    async def picked(tour: Tour | None) -> None:
+        if tour is not None and await _fresh_start(app):
             TourRunner(app, tour).start()
 
-    app.push_screen(TourPickerScreen(list(demo)), callback=picked)
+    app.push_screen(TourPickerScreen(tours, again=again), callback=picked)
+
+
+async def _fresh_start(app: App[Any]) -> bool:
+    """Back where ``accountdesk demo`` starts: signed out, the sandbox as new; False if refused."""
+    from .demo import DemoHost
+
+    desk = desk_of(app)
+    if not desk.signed_in:
+        return True
+    # Tours are written for that start: their first step signs in, and their
+    # codes assume no earlier block, MFA session or job (the jobs the app
+    # tracks then read as gone, as after the sandbox panel's reset).
+    try:
+        await desk.reset_sandbox()
+    except AccountDataError as error:
+        app.post_message(ServiceFailed(error, "sandbox_reset"))
+        return False
+    if isinstance(app, DemoHost):
+        await app.sign_out()
+    return True
 
 
 async def _short_pause() -> None:

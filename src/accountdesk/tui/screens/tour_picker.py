@@ -46,16 +46,20 @@ Pick one with the arrow keys and **Enter**. During a tour **Space** or
         Binding("f1", "app.help", "Help", id="tour_picker_help"),
     ]
 
-    def __init__(self, tours: list[Tour]) -> None:
+    def __init__(self, tours: list[Tour], *, again: bool = False) -> None:
         super().__init__()
         self.tours = {tour.id: tour for tour in tours}
+        #: Opened from the palette while signed in: picking a tour signs out first.
+        self.again = again
 
     def compose(self) -> ComposeResult:
         with Vertical(id="tour-picker"):
             with Vertical(id="tour-picker-head"):
                 yield Static("Guided tours", id="tour-picker-title")
                 yield Static(
-                    "Enter starts a tour · Esc signs in by hand · Space or Enter moves a tour on",
+                    "Enter: sign out, reset the sandbox, start the tour · Esc: back to the app"
+                    if self.again
+                    else "Enter starts a tour · Esc signs in by hand · Space or Enter moves a tour on",
                     id="tour-picker-hint",
                 )
             yield OptionList(
