@@ -23,6 +23,7 @@ from accountdesk.tui import tour_steps
 from accountdesk.tui.screens.account import AccountScreen
 from accountdesk.tui.screens.login import LoginScreen
 from accountdesk.tui.screens.lookup import LookupScreen
+from accountdesk.tui.screens.sandbox_panel import SandboxPanel
 from accountdesk.tui.screens.tour_picker import TourPickerScreen
 from accountdesk.tui.tour import CaptionPanel, current_tour
 
@@ -90,6 +91,23 @@ async def test_an_input_with_focus_keeps_its_keys(tmp_path: Path) -> None:
         await pilot.pause()
         assert current_tour(app) is None
         assert app.focused is field  # focus is given back where the presenter left it
+
+
+async def test_the_caption_drops_its_keys_while_the_sandbox_panel_has_them(
+    tmp_path: Path,
+) -> None:
+    app = demo_app(tmp_path, tour(SIGN_IN, 'say = "End."'))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        runner = await started(pilot)
+        caption_panel = app.screen.query_one(CaptionPanel)
+        await pilot.press("f4")  # over the caption: Space and Esc are the panel's now
+        await pilot.pause()
+        assert isinstance(app.screen, SandboxPanel)
+        assert "Space" not in str(caption_panel.border_subtitle)
+        await pilot.press("escape")  # closes the panel, not the tour
+        await pilot.pause()
+        assert current_tour(app) is runner
+        assert "Space next" in str(caption_panel.border_subtitle)
 
 
 async def test_the_last_step_ends_the_tour(tmp_path: Path) -> None:

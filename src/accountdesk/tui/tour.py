@@ -25,6 +25,7 @@ import asyncio
 import datetime as dt
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -152,9 +153,15 @@ class TourRunner:
 
     @property
     def caption(self) -> Caption:
-        return caption_for(
+        caption = caption_for(
             self.tour, max(self.index, 0), self.outcome, sandbox_now=self.sandbox_now
         )
+        if self.active and not _takes_caption(self.app.screen):
+            # A window without a caption is on top (the sandbox panel, help, the
+            # palette): Space and Esc are its own until it closes, so the
+            # caption below names no keys rather than wrong ones.
+            caption = replace(caption, keys="")
+        return caption
 
     async def wait_idle(self) -> None:
         """Until the step being performed (if any) has ended."""
@@ -282,7 +289,7 @@ class TourRunner:
 
     def _screen_changed(self, screen: Screen[Any]) -> None:
         if self.active:
-            self._attach(screen)
+            self._show()  # the keys shown depend on the screen on top
 
     def _attach(self, screen: Screen[Any], tries: int = 0) -> None:
         if not self.active or not _takes_caption(screen):
