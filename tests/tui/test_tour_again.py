@@ -51,6 +51,7 @@ async def test_after_a_tour_the_palette_offers_another(tmp_path: Path) -> None:
         command.callback()
         await settle(pilot)
         assert isinstance(app.screen, TourPickerScreen)
+        assert TOURS not in palette_titles(app)  # open already
         assert "Enter: sign out, reset the sandbox" in screen_text(app)
         listed = widget_titles(app.screen.query_one(OptionList))
         assert listed == [*(tour.id for tour in shipped_tours()), "short"]

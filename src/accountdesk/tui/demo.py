@@ -106,7 +106,7 @@ class DemoHost(App[None]):
         """Offer the tours again (the palette's "Guided tours…"; ``accountdesk demo`` only)."""
         from .tour import offer_tours
 
-        if self.demo is not None and not _tour_running(self):
+        if self.demo is not None and _tours_offered(self):
             offer_tours(self, demo_tours(self.demo), again=desk_of(self).signed_in)
 
     async def sign_out(self) -> None:
@@ -116,7 +116,7 @@ class DemoHost(App[None]):
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         # Once a tour ended or was left there was no way to start another one.
-        if self.demo is not None and not _tour_running(self):
+        if self.demo is not None and _tours_offered(self):
             yield SystemCommand(
                 "Guided tours…",
                 "Pick a guided tour; it starts from the sign-in screen on a reset sandbox",
@@ -146,8 +146,13 @@ def _current_tour(app: App[None]) -> TourRunner | None:
     return tour.current_tour(app) if tour is not None else None
 
 
-def _tour_running(app: App[None]) -> bool:
-    return _current_tour(app) is not None
+def _tours_offered(app: App[None]) -> bool:
+    """No tour runs and the picker is not open already."""
+    from .screens.tour_picker import TourPickerScreen
+
+    if _current_tour(app) is not None:
+        return False
+    return not any(isinstance(screen, TourPickerScreen) for screen in app.screen_stack)
 
 
 def _sandbox_panel_offered(app: App[None]) -> bool:
