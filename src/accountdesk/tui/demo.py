@@ -107,7 +107,28 @@ class DemoHost(App[None]):
         from .tour import offer_tours
 
         if self.demo is not None and _tours_offered(self):
-            offer_tours(self, demo_tours(self.demo), again=desk_of(self).signed_in)
+            tours = demo_tours(self.demo)
+            offer_tours(self, tours, again=desk_of(self).signed_in, prepare=self._fresh_start)
+
+    async def _fresh_start(self) -> bool:
+        """Back where ``accountdesk demo`` starts: signed out, the sandbox as new; False if refused."""
+        from accountdesk.client import AccountDataError
+
+        from .messages import ServiceFailed
+
+        desk = desk_of(self)
+        if not desk.signed_in:
+            return True
+        # Tours are written for that start: their first step signs in, and their
+        # codes assume no earlier block, MFA session or job (the jobs the app
+        # tracks then read as gone, as after the sandbox panel's reset).
+        try:
+            await desk.reset_sandbox()
+        except AccountDataError as error:
+            self.post_message(ServiceFailed(error, "sandbox_reset"))
+            return False
+        await self.sign_out()
+        return True
 
     async def sign_out(self) -> None:
         """Back to the sign-in screen (the dashboard's app does it)."""

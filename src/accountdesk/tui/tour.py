@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -349,35 +349,21 @@ def begin_demo(app: App[Any], demo: Tour | Sequence[Tour]) -> None:
         offer_tours(app, list(demo))
 
 
-def offer_tours(app: App[Any], tours: list[Tour], *, again: bool = False) -> None:
-    """The tour picker; the tour picked starts, signed out on a reset sandbox (``again``: say so)."""
+def offer_tours(
+    app: App[Any],
+    tours: list[Tour],
+    *,
+    again: bool = False,
+    prepare: Callable[[], Awaitable[bool]] | None = None,
+) -> None:
+    """The tour picker; the tour picked starts once ``prepare`` (if any) says it may."""
     from .screens.tour_picker import TourPickerScreen
 
     async def picked(tour: Tour | None) -> None:
-        if tour is not None and await _fresh_start(app):
+        if tour is not None and (prepare is None or await prepare()):
             TourRunner(app, tour).start()
 
     app.push_screen(TourPickerScreen(tours, again=again), callback=picked)
-
-
-async def _fresh_start(app: App[Any]) -> bool:
-    """Back where ``accountdesk demo`` starts: signed out, the sandbox as new; False if refused."""
-    from .demo import DemoHost
-
-    desk = desk_of(app)
-    if not desk.signed_in:
-        return True
-    # Tours are written for that start: their first step signs in, and their
-    # codes assume no earlier block, MFA session or job (the jobs the app
-    # tracks then read as gone, as after the sandbox panel's reset).
-    try:
-        await desk.reset_sandbox()
-    except AccountDataError as error:
-        app.post_message(ServiceFailed(error, "sandbox_reset"))
-        return False
-    if isinstance(app, DemoHost):
-        await app.sign_out()
-    return True
 
 
 async def _short_pause() -> None:
