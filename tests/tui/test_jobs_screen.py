@@ -136,6 +136,9 @@ async def test_quitting_with_unfinished_jobs_asks_first(make_app) -> None:
         await settle(pilot)
         question = screen_text(app)
         assert "1 job is still running" in question
+        # The embedded sandbox ends with the app: no next sign-in finds its jobs.
+        detail = app.screen.detail
+        assert "polls them again" not in detail and "the next run lists them as gone" in detail
         await pilot.press("escape")  # no: stay
         await settle(pilot)
         assert isinstance(app.screen, AccountScreen) and app.is_running
@@ -158,6 +161,8 @@ async def test_signing_out_with_unfinished_jobs_asks_first(make_app) -> None:
         await pilot.press("ctrl+o")
         await settle(pilot)
         assert "still running" in screen_text(app)
+        # Signing out, the embedded sandbox stays: the next sign-in finds them.
+        assert "the next sign-in on this service polls them again" in app.screen.detail
         await pilot.press("y")
         await settle(pilot)
         assert isinstance(app.screen, LoginScreen) and not app.desk.signed_in

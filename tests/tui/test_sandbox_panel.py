@@ -131,6 +131,33 @@ async def test_moving_the_clock_finishes_jobs_the_app_tracks(make_app: Any) -> N
         assert "Job completed" in toast_titles(app)
 
 
+async def test_closing_the_panel_gives_live_polling_back(make_app: Any, sandbox_app: Any) -> None:
+    # Textual runs on_mount of every class in a screen's MRO; the panel's own
+    # on_mount calling super() as well once took the dialog's hold twice, and
+    # closing it released only one: polling stopped for the rest of the session.
+    app = make_app(poll_interval=0.05)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await sign_in(pilot)
+        await open_account(pilot, "user_good")
+        for close in ("escape", "f4"):
+            await open_panel(pilot)
+            assert app.desk.poller.held  # no live polls behind the panel
+            await pilot.press(close)
+            await settle(pilot)
+            assert isinstance(app.screen, AccountScreen)
+            assert not app.desk.poller.held, f"still held after closing with {close}"
+        await pilot.press("b")  # a balance refresh: 2 s of sandbox time
+        await settle(pilot)
+        (job,) = app.desk.tracker.jobs
+        sandbox_app.state.clock.advance(60)
+        # Only the poller's own timer can finish it now (no r, no forced poll).
+        for _ in range(200):
+            if job.status == "completed":
+                break
+            await pilot.pause(0.02)
+        assert job.status == "completed"
+
+
 @pytest.fixture
 def http_sandbox() -> Iterator[tuple[str, FrozenClock]]:
     clock = FrozenClock(FROZEN_NOW)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from textual.widgets import Input, OptionList
 from tour_helpers import demo_app, press, started, step_done
-from tui_helpers import toast_titles, widget_text
+from tui_helpers import screen_text, toast_titles, widget_text
 
 from accountdesk.client import InvalidRequestError
 from accountdesk.core.tour_captions import StepState
@@ -23,6 +23,7 @@ from accountdesk.tui import tour_steps
 from accountdesk.tui.screens.account import AccountScreen
 from accountdesk.tui.screens.login import LoginScreen
 from accountdesk.tui.screens.lookup import LookupScreen
+from accountdesk.tui.screens.sandbox_panel import SandboxPanel
 from accountdesk.tui.screens.tour_picker import TourPickerScreen
 from accountdesk.tui.tour import CaptionPanel, current_tour
 
@@ -90,6 +91,23 @@ async def test_an_input_with_focus_keeps_its_keys(tmp_path: Path) -> None:
         await pilot.pause()
         assert current_tour(app) is None
         assert app.focused is field  # focus is given back where the presenter left it
+
+
+async def test_the_caption_drops_its_keys_while_the_sandbox_panel_has_them(
+    tmp_path: Path,
+) -> None:
+    app = demo_app(tmp_path, tour(SIGN_IN, 'say = "End."'))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        runner = await started(pilot)
+        caption_panel = app.screen.query_one(CaptionPanel)
+        await pilot.press("f4")  # over the caption: Space and Esc are the panel's now
+        await pilot.pause()
+        assert isinstance(app.screen, SandboxPanel)
+        assert "Space" not in str(caption_panel.border_subtitle)
+        await pilot.press("escape")  # closes the panel, not the tour
+        await pilot.pause()
+        assert current_tour(app) is runner
+        assert "Space next" in str(caption_panel.border_subtitle)
 
 
 async def test_the_last_step_ends_the_tour(tmp_path: Path) -> None:
@@ -231,6 +249,20 @@ async def test_the_picker_starts_the_chosen_tour(tmp_path: Path) -> None:
         await pilot.press("down", "enter")
         runner = await started(pilot)
         assert runner.tour.id == shipped_tours()[1].id
+
+
+async def test_the_picker_scrolls_to_the_highlighted_tour_at_80x24(tmp_path: Path) -> None:
+    # Seven tours do not fit in 24 rows: the list scrolls, never runs under the border.
+    app = demo_app(tmp_path, shipped_tours())
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        box, tours = app.screen.query_one("#tour-picker"), app.screen.query_one(OptionList)
+        assert tours.region.bottom <= box.content_region.bottom
+        for title in (tour.title for tour in shipped_tours()[1:]):
+            await pilot.press("down")
+            await pilot.pause()
+            assert title in screen_text(app)
+        assert tours.highlighted == len(shipped_tours()) - 1
 
 
 async def test_esc_in_the_picker_leaves_the_app_to_be_used_by_hand(tmp_path: Path) -> None:

@@ -73,3 +73,14 @@ def test_tour_picker(snap_compare: Any, tmp_path: Path) -> None:
 
     app = demo_app(tmp_path, list(TOURS.values()))
     assert snap_compare(app, terminal_size=(100, 30), run_before=run_before)
+
+
+def test_tour_picker_at_80x24(snap_compare: Any, tmp_path: Path) -> None:
+    # The last tour highlighted: the list has scrolled to show it.
+    async def run_before(pilot: Any) -> None:
+        await pilot.pause()
+        await pilot.press(*["down"] * (len(TOURS) - 1))
+        await pilot.pause()
+
+    app = demo_app(tmp_path, list(TOURS.values()))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)

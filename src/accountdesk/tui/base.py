@@ -93,14 +93,19 @@ class DeskModal(ForwardsWorkerFailures, ModalScreen[ResultT]):
     def desk(self) -> Desk:
         return desk_of(self.app)
 
+    _held = False
+
     def on_mount(self) -> None:
         _steady_cursors(self)
         desk = self.desk
-        if desk.signed_in:
+        # Textual calls on_mount of every class in the MRO, so a subclass that
+        # also calls super().on_mount() runs this twice: hold once per dialog,
+        # or closing it leaves polling held for the rest of the session.
+        if desk.signed_in and not self._held:
             self._held = True
             desk.poller.hold()
 
     def on_unmount(self) -> None:
-        if getattr(self, "_held", False):
+        if self._held:
             self._held = False
             self.desk.poller.release()

@@ -9,6 +9,9 @@
   decides whether a press is the tour's; when it is not (no tour, a dialog
   without a caption, an input that needs the key), the binding steps aside
   and the key reaches the screen as if it were not bound;
+- "Guided tours…" in the palette, in the demo app while no tour runs: the
+  picker again, to start another tour (from the sign-in screen, on a reset
+  sandbox) after one ended or was left;
 - F4 and a palette command for the sandbox panel, once signed in to a sandbox
   (the embedded one, or one known over HTTP), never on a live service: its
   calls go through the signed-in client, whose token picks a trainee's own
@@ -34,7 +37,9 @@ from .resources import styles_path
 if TYPE_CHECKING:
     from accountdesk.core.tours import Tour
 
-__all__ = ["DemoHost", "DemoStart"]
+    from .tour import TourRunner
+
+__all__ = ["DemoHost", "DemoStart", "demo_tours"]
 
 #: A tour to start, or the tours to offer in the picker.
 DemoStart: TypeAlias = "Tour | Sequence[Tour]"
@@ -76,9 +81,7 @@ class DemoHost(App[None]):
         # priority keys that were merely skipped would still take the place of
         # the screen's own Esc, Enter and Space in the key bar and in F1.
         if action == "tour":
-            # No tour can run before its module is loaded: check without importing it.
-            tour = sys.modules.get(f"{__package__}.tour")
-            runner = tour.current_tour(self) if tour is not None else None
+            runner = _current_tour(self)
             return runner is not None and runner.handles(str(parameters[0]))
         if action == "sandbox_panel":
             return _sandbox_panel_offered(self)  # also while the panel is open: F4 closes it
@@ -99,14 +102,78 @@ class DemoHost(App[None]):
         elif _sandbox_panel_offered(self):
             self.push_screen(SandboxPanel())
 
+    def action_tours(self) -> None:
+        """Offer the tours again (the palette's "Guided tours…"; ``accountdesk demo`` only)."""
+        from .tour import offer_tours
+
+        if self.demo is not None and _tours_offered(self):
+            tours = demo_tours(self.demo)
+            offer_tours(self, tours, again=desk_of(self).signed_in, prepare=self._fresh_start)
+
+    async def _fresh_start(self) -> bool:
+        """Back where ``accountdesk demo`` starts: signed out, the sandbox as new; False if refused."""
+        from accountdesk.client import AccountDataError
+
+        from .messages import ServiceFailed
+
+        desk = desk_of(self)
+        if not desk.signed_in:
+            return True
+        # Tours are written for that start: their first step signs in, and their
+        # codes assume no earlier block, MFA session or job (the jobs the app
+        # tracks then read as gone, as after the sandbox panel's reset).
+        try:
+            await desk.reset_sandbox()
+        except AccountDataError as error:
+            self.post_message(ServiceFailed(error, "sandbox_reset"))
+            return False
+        await self.sign_out()
+        return True
+
+    async def sign_out(self) -> None:
+        """Back to the sign-in screen (the dashboard's app does it)."""
+        raise NotImplementedError
+
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
+        # Once a tour ended or was left there was no way to start another one.
+        if self.demo is not None and _tours_offered(self):
+            yield SystemCommand(
+                "Guided tours…",
+                "Pick a guided tour; it starts from the sign-in screen on a reset sandbox",
+                self.action_tours,
+            )
         if _sandbox_panel_offered(self):
             yield SystemCommand(
                 "Sandbox panel",
                 "The sandbox's clock (+1, +5, +15 min), reset and scenarios (F4)",
                 self.action_sandbox_panel,
             )
+
+
+def demo_tours(demo: DemoStart) -> list[Tour]:
+    """The tours to offer again: the shipped ones, and the demo's own tour file if it ran one."""
+    from accountdesk.core.tours import Tour, shipped_tours
+
+    started = [demo] if isinstance(demo, Tour) else list(demo)
+    # A shipped tour started by its id is offered once, in its place.
+    by_id = {tour.id: tour for tour in [*shipped_tours(), *started]}
+    return list(by_id.values())
+
+
+def _current_tour(app: App[None]) -> TourRunner | None:
+    # No tour can run before its module is loaded: check without importing it.
+    tour = sys.modules.get(f"{__package__}.tour")
+    return tour.current_tour(app) if tour is not None else None
+
+
+def _tours_offered(app: App[None]) -> bool:
+    """No tour runs and the picker is not open already."""
+    from .screens.tour_picker import TourPickerScreen
+
+    if _current_tour(app) is not None:
+        return False
+    return not any(isinstance(screen, TourPickerScreen) for screen in app.screen_stack)
 
 
 def _sandbox_panel_offered(app: App[None]) -> bool:

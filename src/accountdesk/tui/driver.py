@@ -18,12 +18,30 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from textual.app import App
+from textual.message_pump import MessagePump
 from textual.widgets import Input
-from textual.worker import WorkerFailed
+from textual.worker import WorkerFailed, WorkerState
 
 from .base import desk_of
 
 __all__ = ["Driver"]
+
+
+_BUSY = (WorkerState.PENDING, WorkerState.RUNNING)
+
+
+async def _handled(node: MessagePump, *, after_refresh: bool = False) -> None:
+    """Until ``node`` has handled every message posted to it before this call."""
+    done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def mark() -> None:
+        if not done.done():
+            done.set_result(None)
+
+    # Messages are handled in order: a callback posted now runs after them.
+    posted = node.call_after_refresh(mark) if after_refresh else node.call_later(mark)
+    if posted:
+        await done
 
 
 async def _yield_to_app() -> None:
@@ -44,6 +62,33 @@ class Driver:
             # A failed worker was reported by the app's one failure path.
             with contextlib.suppress(WorkerFailed):
                 await self.app.workers.wait_for_complete()
+            await self._pause()
+
+    async def until_quiet(self) -> None:
+        """Until the top screen has mounted and read, and every answer was handled.
+
+        :meth:`settle` waits for the workers there are; a screen just pushed
+        may not have started its read yet (it mounts first, and some read only
+        after their first paint), which in a live app can take longer than a
+        few pauses. This waits on the app's state instead. Unbounded (a job
+        polled every moment keeps the app busy): callers set a deadline.
+        """
+        app = self.app
+        while True:
+            screen = app.screen
+            # What was posted to the app so far: a screen to push, a failure
+            # bubbled up from a screen (the app records it in the error log).
+            await _handled(app)
+            if screen.is_mounted:
+                # Its queue, then its after-refresh callbacks: a read that
+                # starts after the first paint has started once these ran.
+                await _handled(screen, after_refresh=True)
+            busy = any(worker.state in _BUSY for worker in app.workers)
+            with contextlib.suppress(WorkerFailed):
+                await app.workers.wait_for_complete()
+            await _handled(app)
+            if not busy and screen.is_mounted and app.screen is screen:
+                return
             await self._pause()
 
     def _fill(self, selector: str, value: str) -> None:

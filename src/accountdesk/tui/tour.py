@@ -24,7 +24,8 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -53,12 +54,22 @@ from .driver import Driver
 from .messages import ServiceFailed
 from .tour_steps import StepNotPossible, perform
 
-__all__ = ["STEP_TIMEOUT", "CaptionPanel", "TourRunner", "begin_demo", "current_tour", "tour_key"]
+__all__ = [
+    "STEP_TIMEOUT",
+    "CaptionPanel",
+    "TourRunner",
+    "begin_demo",
+    "current_tour",
+    "offer_tours",
+    "tour_key",
+]
 
 log = logging.getLogger(__name__)
 
 #: Seconds a step may take before the caption says it did not finish.
 STEP_TIMEOUT = 60.0
+#: Seconds a step that has finished waits for the reads it caused before it is judged.
+QUIET_TIMEOUT = 10.0
 #: The keys each tour command takes by default (a focused widget may need them).
 _KEYS = {"next": ("space", "enter"), "repeat": ("backspace",), "leave": ("escape",)}
 
@@ -142,9 +153,15 @@ class TourRunner:
 
     @property
     def caption(self) -> Caption:
-        return caption_for(
+        caption = caption_for(
             self.tour, max(self.index, 0), self.outcome, sandbox_now=self.sandbox_now
         )
+        if self.active and not _takes_caption(self.app.screen):
+            # A window without a caption is on top (the sandbox panel, help, the
+            # palette): Space and Esc are its own until it closes, so the
+            # caption below names no keys rather than wrong ones.
+            caption = replace(caption, keys="")
+        return caption
 
     async def wait_idle(self) -> None:
         """Until the step being performed (if any) has ended."""
@@ -222,6 +239,9 @@ class TourRunner:
             self.app.post_message(ServiceFailed(InternalError(error), f"tour step {index + 1}"))
             outcome = StepOutcome.failed("It could not run (details are in the log).")
         else:
+            # The step's action has returned, but a screen it opened may not
+            # have read yet: judged now, its error would not be in the log.
+            await self._until_quiet(index)
             answers = [
                 ServiceAnswer(record.code, record.title, record.message)
                 for record in desk.error_log.records[errors_before:]
@@ -241,6 +261,13 @@ class TourRunner:
             self.outcome = self.outcomes[index] = outcome
             self._show()
             self._take_focus()
+
+    async def _until_quiet(self, index: int) -> None:
+        try:
+            async with asyncio.timeout(QUIET_TIMEOUT):
+                await self.driver.until_quiet()
+        except TimeoutError:
+            log.warning("tour: step %d judged while the app was still busy", index + 1)
 
     async def _read_sandbox_clock(self) -> dt.datetime | None:
         desk = desk_of(self.app)
@@ -262,7 +289,7 @@ class TourRunner:
 
     def _screen_changed(self, screen: Screen[Any]) -> None:
         if self.active:
-            self._attach(screen)
+            self._show()  # the keys shown depend on the screen on top
 
     def _attach(self, screen: Screen[Any], tries: int = 0) -> None:
         if not self.active or not _takes_caption(screen):
@@ -318,14 +345,25 @@ def begin_demo(app: App[Any], demo: Tour | Sequence[Tour]) -> None:
     """Start ``demo`` in ``app``: one tour at once, or a picker of several."""
     if isinstance(demo, Tour):
         TourRunner(app, demo).start()
-        return
+    else:
+        offer_tours(app, list(demo))
+
+
+def offer_tours(
+    app: App[Any],
+    tours: list[Tour],
+    *,
+    again: bool = False,
+    prepare: Callable[[], Awaitable[bool]] | None = None,
+) -> None:
+    """The tour picker; the tour picked starts once ``prepare`` (if any) says it may."""
     from .screens.tour_picker import TourPickerScreen
 
-    def picked(tour: Tour | None) -> None:
-        if tour is not None:
+    async def picked(tour: Tour | None) -> None:
+        if tour is not None and (prepare is None or await prepare()):
             TourRunner(app, tour).start()
 
-    app.push_screen(TourPickerScreen(list(demo)), callback=picked)
+    app.push_screen(TourPickerScreen(tours, again=again), callback=picked)
 
 
 async def _short_pause() -> None:

@@ -84,7 +84,7 @@ the config file makes copy keys use the terminal's clipboard again.
         yield AppFooter()
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # No super().on_mount(): Textual runs DeskModal's own on_mount too.
         self.query_one(TextArea).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

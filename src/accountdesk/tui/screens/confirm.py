@@ -12,7 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
-from accountdesk.tui.base import DeskModal
+from accountdesk.tui.base import DeskModal, desk_of
 from accountdesk.tui.resources import styles_path
 
 __all__ = ["ConfirmDialog", "ask_before_leaving"]
@@ -67,10 +67,18 @@ def ask_before_leaving(
         return
     noun = "job is" if running == 1 else "jobs are"
     question = f"{running} {noun} still running. {what} anyway?"
-    detail = (
-        "They stay tracked: the next sign-in on this service polls them again. "
-        "A job that waits for MFA may expire meanwhile."
-    )
+    if what == "Quit" and desk_of(app).embedded:
+        # The embedded sandbox lives in this process: its jobs end with it,
+        # and the next run's fresh sandbox answers AC-109 for each.
+        detail = (
+            "The embedded sandbox ends with the app, and its jobs with it: "
+            "the next run lists them as gone."
+        )
+    else:
+        detail = (
+            "They stay tracked: the next sign-in on this service polls them again. "
+            "A job that waits for MFA may expire meanwhile."
+        )
 
     def answered(yes: bool | None) -> None:
         if yes:

@@ -111,7 +111,7 @@ Controls of the **sandbox** (never shown on a live service).
         yield AppFooter()
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # No super().on_mount(): Textual runs DeskModal's own on_mount too.
         self.query_one("#plus-5m", Button).focus()
         self._control("read", None)
         self._load_scenarios()

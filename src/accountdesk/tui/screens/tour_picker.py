@@ -46,17 +46,22 @@ Pick one with the arrow keys and **Enter**. During a tour **Space** or
         Binding("f1", "app.help", "Help", id="tour_picker_help"),
     ]
 
-    def __init__(self, tours: list[Tour]) -> None:
+    def __init__(self, tours: list[Tour], *, again: bool = False) -> None:
         super().__init__()
         self.tours = {tour.id: tour for tour in tours}
+        #: Opened from the palette while signed in: picking a tour signs out first.
+        self.again = again
 
     def compose(self) -> ComposeResult:
         with Vertical(id="tour-picker"):
-            yield Static("Guided tours", id="tour-picker-title")
-            yield Static(
-                "Enter starts a tour · Esc signs in by hand · Space or Enter moves a tour on",
-                id="tour-picker-hint",
-            )
+            with Vertical(id="tour-picker-head"):
+                yield Static("Guided tours", id="tour-picker-title")
+                yield Static(
+                    "Enter: sign out, reset the sandbox, start the tour · Esc: back to the app"
+                    if self.again
+                    else "Enter starts a tour · Esc signs in by hand · Space or Enter moves a tour on",
+                    id="tour-picker-hint",
+                )
             yield OptionList(
                 *(Option(_prompt(tour), id=tour.id) for tour in self.tours.values()),
                 id="tour-list",
@@ -65,7 +70,7 @@ Pick one with the arrow keys and **Enter**. During a tour **Space** or
         yield AppFooter()
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # No super().on_mount(): Textual runs DeskModal's own on_mount too.
         tour_list = self.query_one(OptionList)
         tour_list.highlighted = 0
         tour_list.focus()
