@@ -39,3 +39,19 @@ async def test_at_most_three_toasts_and_none_on_the_header_row(make_app) -> None
         assert "SANDBOX" in screen_line(app, 0)
         toast_rows = [y for y in range(24) if "Title" in screen_line(app, y)]
         assert toast_rows and min(toast_rows) > 0
+
+
+async def test_a_toast_shown_over_a_dialog_is_drawn_once_when_it_closes(make_app) -> None:
+    # The new-user trial saw "Job started" twice after answering MFA: the toast
+    # drawn on the dialog came back on the account screen beside its redraw.
+    from tui_helpers import answer_mfa, start_mfa_refresh
+
+    app = make_app()
+    app.NOTIFICATION_TIMEOUT = 600
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await start_mfa_refresh(pilot)
+        await answer_mfa(pilot, "1234")
+        await settle(pilot)
+        drawn = [toast._notification.message for toast in app.screen.query("Toast")]
+        assert sorted(drawn) == sorted(message for _, message, _ in toasts(app))
+        assert len(drawn) == len(set(drawn)) == 2

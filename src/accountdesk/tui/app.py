@@ -280,6 +280,14 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
     def on_redraw_toasts(self, message: RedrawToasts) -> None:
         if message.generation != self._toast_generation:
             return
+        # After the pending mounts: a screen shown again (a dialog closed)
+        # mounts its toasts then, and one still mounting would survive the
+        # clearing below and be drawn twice.
+        self.call_after_refresh(self._redraw_toasts, message.generation)
+
+    def _redraw_toasts(self, generation: int) -> None:
+        if generation != self._toast_generation:
+            return
         super().clear_notifications()
         # Textual redraws toasts on the top screen only: one that landed on
         # the screen below a dialog would stay there, a ghost. Toasts live on
