@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import threading
-import time
-from collections.abc import Iterator
 from datetime import UTC, datetime
-from typing import Any
 
 import httpx
 
@@ -36,24 +31,3 @@ def assert_envelope(answer: httpx.Response, status: int, code: str) -> dict[str,
     assert body["error"]["code"] == code, body
     assert isinstance(body["error"]["message"], str) and body["error"]["message"]
     return body["error"]
-
-
-@contextlib.contextmanager
-def serving(app: Any) -> Iterator[str]:
-    """Serve ``app`` with uvicorn on an ephemeral 127.0.0.1 port; yields the base URL."""
-    import uvicorn
-
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.01)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)

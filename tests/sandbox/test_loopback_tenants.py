@@ -14,9 +14,10 @@ from datetime import timedelta
 
 import httpx
 import pytest
-from sandbox_helpers import START, assert_envelope, serving
+from sandbox_helpers import START, assert_envelope
 
 from accountdesk.sandbox import FrozenClock, create_app
+from loopback_server import serve_app
 
 pytestmark = [pytest.mark.loopback, pytest.mark.anyio]
 TRAINEES = 50
@@ -27,7 +28,7 @@ NO_TLS = False
 
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
-    with serving(create_app(clock=FrozenClock(START), tenants=True)) as url:
+    with serve_app(create_app(clock=FrozenClock(START), tenants=True)) as url:
         yield url
 
 
