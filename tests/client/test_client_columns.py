@@ -129,3 +129,66 @@ async def test_large_bodies_are_parsed_off_the_loop_with_the_collector_paused(
     columns = await _columns(_body(*rows))
     assert len(columns) == 6000
     assert seen == [(False, False)] and gc.isenabled()
+
+
+# -- the typed decoder (msgspec) and the row-by-row path agree -----------------
+
+
+def _row_by_row(content: bytes) -> TransactionColumns:
+    body = json.loads(content)
+    columns = TransactionColumns(user_id=body.get("user_id"), currency=body.get("currency"))
+    columns_module._fill_checked(columns, body["transactions"])
+    return columns
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [_row(1), _row(2, date=None, category=None), _row(3, pending=True)],
+        [{"transaction_id": "t1", "amount": "1"}],  # the optional fields left out
+        [_row(1, description="Café \x1b[2J\u202e", category="\x9b31m")],
+        [_row(1, description="d" * 5000, amount="-0.005")],
+        [_row(1, extra={"nested": [1, 2]}, transaction_id="tx-ü")],  # unknown fields ignored
+        [],
+    ],
+)
+async def test_the_typed_decoder_gives_what_the_row_by_row_path_gives(
+    rows: list[dict[str, Any]],
+) -> None:
+    content = json.dumps(_body(*rows)).encode()
+    typed = columns_module._typed_columns(content)
+    assert typed is not None
+    assert typed == _row_by_row(content)
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        _row(1, amount=7),  # a JSON number: exact only through json.loads' Decimal
+        _row(1, amount="1e3"),
+        _row(1, amount=" 1.5"),
+        _row(1, amount="1.2.3"),
+        _row(1, pending="yes"),
+        _row(1, date="2026-02-30"),
+        _row(1, date="2026-3-01"),
+        _row(1, transaction_id=".."),
+        _row(1, transaction_id=" "),
+        _row(1, transaction_id="j" * 257),
+    ],
+)
+async def test_what_the_typed_decoder_refuses_goes_row_by_row(row: dict[str, Any]) -> None:
+    content = json.dumps(_body(_row(0), row)).encode()
+    assert columns_module._typed_columns(content) is None
+
+
+async def test_a_lax_body_the_typed_decoder_refuses_is_still_read() -> None:
+    columns = await _columns(_body(_row(1, amount=7, pending="yes"), _row(2, amount=" 1.5")))
+    assert columns.amounts == [Decimal(7), Decimal("1.5")] and columns.pending == [True, False]
+
+
+async def test_dates_that_only_line_up_when_joined_are_refused() -> None:
+    # 9 + 11 characters join into two good-looking dates.
+    content = json.dumps(_body(_row(1, date="2026-03-0"), _row(2, date="12026-03-01"))).encode()
+    assert columns_module._typed_columns(content) is None
+    with pytest.raises(MalformedResponseError, match=r"transactions\.0\.date"):
+        await _columns(content)

@@ -62,3 +62,24 @@ def test_creating_an_app_imports_starlette_but_not_fastapi() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert result.stdout.strip() == "True False"
+
+
+def test_the_api_document_is_built_when_first_asked_for_not_with_the_app() -> None:
+    # The embedded sandbox never serves /openapi.json or /docs; building them
+    # with the app was a third of its start at every sign-in.
+    code = """
+import asyncio, sys, httpx, accountdesk.sandbox as s
+app = s.create_app()
+print("accountdesk.sandbox.openapi" in sys.modules)
+async def main():
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as c:
+        docs, document = await c.get("/docs"), await c.get("/openapi.json")
+    print("accountdesk.sandbox.openapi" in sys.modules, docs.status_code, document.json()["openapi"])
+asyncio.run(main())
+"""
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    before, after = result.stdout.split("\n")[:2]
+    assert before == "False"
+    assert after.startswith("True 200 3.")

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from textual.widgets._footer import FooterKey
 from tui_helpers import open_account, screen_line, settle, sign_in
+
+from accountdesk.tui.widgets.footer import AppFooter
 
 pytestmark = pytest.mark.anyio
 
@@ -26,3 +29,51 @@ async def test_the_four_global_keys_are_always_in_the_footer(make_app, width: in
             if action and action != "":
                 await pilot.press("escape")
                 await settle(pilot)
+
+
+async def test_a_focus_change_that_leaves_the_keys_as_they_were_composes_nothing(
+    make_app, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Textual composes the footer again at every focus change; ours only when its keys change."""
+    composed: list[str] = []
+    real_compose = AppFooter.compose
+
+    def counting(footer: AppFooter):  # type: ignore[no-untyped-def]
+        composed.append(type(footer.screen).__name__)
+        return real_compose(footer)
+
+    monkeypatch.setattr(AppFooter, "compose", counting)
+    app = make_app(poll_interval=3600)
+    async with app.run_test(size=(100, 24)) as pilot:
+        app.screen.query_one("#api-key").focus()
+        await settle(pilot)
+        before_key, before_footer = len(composed), screen_line(app, 23)
+        app.screen.query_one("#api-secret").focus()  # both inputs show the same keys
+        await settle(pilot)
+        assert app.focused is not None and app.focused.id == "api-secret"
+        assert len(composed) == before_key
+        assert screen_line(app, 23) == before_footer
+        await sign_in(pilot)  # another screen, other keys
+        await settle(pilot)
+        assert len(composed) > before_key
+        assert "Sign out" in screen_line(app, 23) and "Sign out" not in before_footer
+
+
+async def test_footer_keys_are_not_restyled_one_by_one_when_composed(
+    make_app, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    restyled: list[object] = []
+    real_update = FooterKey.update_node_styles
+
+    def counting(key: FooterKey, animate: bool = True) -> None:
+        restyled.append(key)
+        real_update(key, animate)
+
+    monkeypatch.setattr(FooterKey, "update_node_styles", counting)
+    app = make_app(poll_interval=3600)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await sign_in(pilot)
+        await settle(pilot)
+        keys = list(app.screen.query(FooterKey))
+        assert keys and all(key.has_class("-compact") for key in keys)
+        assert restyled == []

@@ -1,12 +1,22 @@
 """Transactions as columns: 100,000 rows without 100,000 pydantic models.
 
 ``GET /accounts/{user_id}/transactions`` of ``user_bulk`` is ~14 MB of JSON.
-:func:`parse_transaction_columns` goes from ``json.loads`` straight to one
-list per field, with the same rules as the :class:`~accountdesk.client.Transaction`
-model: ids refused when unusable, amounts bounded, text sanitised and
-bounded, dates real ``YYYY-MM-DD`` dates. Per-string work is avoided where a
-whole column can be checked at once: the sanitiser's regex runs over the
-joined column and individual strings are looked at only when it matches.
+:func:`parse_transaction_columns` turns it into one list per field, with the
+same rules as the :class:`~accountdesk.client.Transaction` model: ids refused
+when unusable, amounts bounded, text sanitised and bounded, dates real
+``YYYY-MM-DD`` dates. Per-string work is avoided where a whole column can be
+checked at once: the sanitiser's regex runs over the joined column and
+individual strings are looked at only when it matches.
+
+Two paths, one set of rules. The usual body (every field of its usual JSON
+type, amounts as decimal text) is decoded by msgspec straight into typed
+records, which checks types and id lengths in C while it parses: 4x faster
+than ``json.loads`` building dicts (56 vs 216 ms for user_bulk), and the
+whole parse went from ~520 to ~190 ms. Its columns are then checked whole.
+Anything msgspec or those checks refuse (a wrong type, a lax form such as
+``"pending": "yes"``, an amount sent as a JSON number, a body that is not
+JSON) is parsed again by ``json.loads`` and checked row by row: slower, but
+it accepts what the model accepts and names the first bad value.
 """
 
 from __future__ import annotations
@@ -17,7 +27,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
 
 from ._bounds import amount_from_wire, service_id_problem
 from ._gc import gc_paused
@@ -33,10 +45,11 @@ __all__ = [
 ]
 
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_DATES = re.compile(r"(?:[0-9]{4}-[0-9]{2}-[0-9]{2})*")
 # Amounts written with these characters only, at most 24 of them, are within
 # the bounds (<= 24 digits, no exponent, at most 23 decimals) once Decimal
 # accepts them: no need to look at each one's tuple.
-_PLAIN_AMOUNT_CHARACTERS = frozenset("-0123456789.")
+_PLAIN_AMOUNTS = re.compile(r"[-0-9.]*")
 _PLAIN_AMOUNT_LENGTH = 24
 # The text forms pydantic's lax bool accepts, so a body the model takes is taken here.
 _TRUE = frozenset({"1", "on", "t", "true", "y", "yes"})
@@ -81,8 +94,35 @@ def _refuse_constant(name: str) -> Any:
     raise ColumnsError("body", f"{name} is not a number JSON allows")
 
 
+class _WireTransaction(msgspec.Struct, gc=False):
+    """A transaction in its usual JSON types; unknown fields are ignored, as the model does.
+
+    ``gc=False``: 100,000 records that hold only strings and bools need not
+    be tracked by the cyclic collector.
+    """
+
+    transaction_id: Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
+    amount: str
+    date: str | None = None
+    description: str = ""
+    category: str | None = None
+    pending: bool = False
+
+
+class _WireTransactions(msgspec.Struct, gc=False):
+    transactions: list[_WireTransaction] = []
+    user_id: str | None = None
+    currency: str | None = None
+
+
+_DECODER = msgspec.json.Decoder(_WireTransactions)
+
+
 def parse_transaction_columns(content: bytes) -> TransactionColumns:
     """The columns of a transactions body; :class:`ColumnsError` at the first bad value."""
+    columns = _typed_columns(content)
+    if columns is not None:
+        return columns
     try:
         body = json.loads(content, parse_float=Decimal, parse_constant=_refuse_constant)
     except RecursionError:
@@ -100,8 +140,31 @@ def parse_transaction_columns(content: bytes) -> TransactionColumns:
         user_id=_optional_id(body.get("user_id"), "user_id"),
         currency=_optional_text(body.get("currency"), "currency"),
     )
-    _fill(columns, rows)
+    _fill_checked(columns, rows)
     return columns
+
+
+def _typed_columns(content: bytes) -> TransactionColumns | None:
+    """The columns when msgspec decodes the body and every column passes; else None."""
+    try:
+        body = _DECODER.decode(content)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    columns = TransactionColumns(
+        user_id=_optional_id(body.user_id, "user_id"),
+        currency=_optional_text(body.currency, "currency"),
+    )
+    rows = body.transactions
+    filled = _fill_columns(
+        columns,
+        ids=[row.transaction_id for row in rows],
+        dates=[row.date for row in rows],
+        raw_amounts=[row.amount for row in rows],
+        descriptions=[row.description for row in rows],
+        categories=[row.category for row in rows],
+        pending=[row.pending for row in rows],
+    )
+    return columns if filled else None
 
 
 def _optional_id(value: object, where: str) -> str | None:
@@ -123,36 +186,24 @@ def _optional_text(value: object, where: str) -> str | None:
     return service_text(value)
 
 
-def _fill(columns: TransactionColumns, rows: list[Any]) -> None:
-    if not _fill_fast(columns, rows):
-        _fill_checked(columns, rows)
+def _fill_columns(
+    columns: TransactionColumns,
+    *,
+    ids: list[str],
+    dates: list[str | None],
+    raw_amounts: list[str],
+    descriptions: list[str],
+    categories: list[str | None],
+    pending: list[bool],
+) -> bool:
+    """Check whole columns (as decoded by msgspec) and take them over; False if any fails.
 
-
-def _fill_fast(columns: TransactionColumns, rows: list[Any]) -> bool:
-    """Whole columns at C speed when every value has its usual type; False otherwise.
-
-    False leaves ``columns`` untouched, and the row-by-row path then finds
-    (and names) the first bad value, or accepts the less usual forms.
+    False leaves ``columns`` untouched, for the row-by-row path to name the
+    first bad value (or accept a less usual form).
     """
-    if set(map(type, rows)) - {dict}:
-        return False
-    ids = [row.get("transaction_id") for row in rows]
-    dates = [row.get("date") for row in rows]
-    raw_amounts = [row.get("amount") for row in rows]
-    descriptions = [row.get("description", "") for row in rows]
-    categories = [row.get("category") for row in rows]
-    pending = [row.get("pending", False) for row in rows]
-    if (
-        set(map(type, ids)) - {str}
-        or set(map(type, raw_amounts)) - {str}
-        or set(map(type, descriptions)) - {str}
-        or set(map(type, categories)) - {str, type(None)}
-        or set(map(type, pending)) - {bool}
-    ):
-        return False
     if raw_amounts and (
         max(map(len, raw_amounts)) > _PLAIN_AMOUNT_LENGTH
-        or set("".join(raw_amounts)) - _PLAIN_AMOUNT_CHARACTERS
+        or not _PLAIN_AMOUNTS.fullmatch("".join(raw_amounts))
     ):
         return False
     try:
@@ -161,22 +212,44 @@ def _fill_fast(columns: TransactionColumns, rows: list[Any]) -> bool:
         return False
     unique_dates = set(dates)
     unique_dates.discard(None)
-    if any(type(date) is not str or not _real_date(date) for date in unique_dates):
+    if not _real_dates(unique_dates):  # type: ignore[arg-type]  # None was discarded
         return False
-    if ids and (min(map(len, ids)) == 0 or max(map(len, ids)) > 256):
-        return False
-    if any(map(str.isspace, ids)) or {".", ".."} & set(ids):
+    # Lengths (1 to 256) were checked by the decoder.
+    if any(map(str.isspace, ids)) or "." in ids or ".." in ids:
         return False
     _check_ids(ids)
     columns.transaction_ids = ids
-    columns.dates = ["" if date is None else date for date in dates]
+    columns.dates = _none_as_empty(dates)
     columns.amounts = amounts
     columns.descriptions = descriptions
-    columns.categories = ["" if category is None else category for category in categories]
+    columns.categories = _none_as_empty(categories)
     columns.pending = pending
     _make_inert(columns.descriptions)
     _make_inert(columns.categories)
     return True
+
+
+def _real_dates(dates: set[str]) -> bool:
+    """Whether every text is a real ``YYYY-MM-DD`` date: the shape checked on all at once.
+
+    Equal lengths of 10 make the joined text's groups line up with the dates.
+    """
+    if not dates:
+        return True
+    lengths = set(map(len, dates))
+    if lengths != {10} or not _DATES.fullmatch("".join(dates)):
+        return False
+    try:
+        all(map(dt.date.fromisoformat, dates))
+    except ValueError:  # "2026-02-30"
+        return False
+    return True
+
+
+def _none_as_empty(column: list[str | None]) -> list[str]:
+    if None not in column:
+        return column  # type: ignore[return-value]  # no None in it
+    return ["" if value is None else value for value in column]
 
 
 def _fill_checked(columns: TransactionColumns, rows: list[Any]) -> None:

@@ -28,7 +28,6 @@ from .secrets import Remembered, SecretKeeper
 from .settings import SANDBOX_SERVICE_KEY, Settings
 from .store import Store, StoreProblem
 from .transaction_cache import TransactionCache, TransactionKey
-from .transactions import TransactionData
 
 if TYPE_CHECKING:
     import httpx
@@ -40,6 +39,8 @@ if TYPE_CHECKING:
         Job,
         ScenarioUser,
     )
+
+    from .transactions import TransactionData
 
 __all__ = ["Desk", "DeskListener", "NullListener"]
 
@@ -282,6 +283,9 @@ class Desk(SandboxSession):
         """
         if not reload and (cached := self.cached_transactions(user_id)) is not None:
             return cached
+        # NumPy comes with it: imported at the first read, not before the first frame.
+        from .transactions import TransactionData
+
         key = TransactionKey(self.service_key, user_id)
         client = self.client
         # Columns straight from the JSON (no model per row), parsed off the loop.

@@ -11,9 +11,10 @@ pin several others in memory; the newest entry always stays.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from .transactions import TransactionData
+if TYPE_CHECKING:
+    from .transactions import TransactionData
 
 __all__ = ["TransactionCache", "TransactionKey"]
 

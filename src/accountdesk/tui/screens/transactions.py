@@ -135,7 +135,9 @@ transactions job on the account screen first if the list is empty.
         if cached is not None:
             self._show(cached)
         else:
-            # Paint the screen (and its loading indicator) before the read.
+            # The first frame already shows the loading indicator; the read
+            # starts once it is painted (its parse would slow that frame).
+            self.query_one(TransactionTable).loading = True
             self.call_after_refresh(self.action_reload)
 
     # -- loading ---------------------------------------------------------
@@ -181,7 +183,9 @@ transactions job on the account screen first if the list is empty.
         self.draw_summary()
         table.focus()
         if not data.indexed:
-            self._index(data)
+            # Once the first page is on screen: the index's thread takes the
+            # GIL in turns with the UI, and would slow that first paint.
+            self.call_after_refresh(self._index, data)
 
     @work(
         exclusive=True,
