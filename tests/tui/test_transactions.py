@@ -277,3 +277,28 @@ async def test_enter_in_the_filter_hands_the_keys_back_to_the_table(make_app: An
         await settle(pilot)
         assert screen.query_one("#transactions-filter", Input).value == "fuel"
         assert screen.last_export is not None
+
+
+@pytest.mark.anyio
+async def test_the_index_is_built_once_the_first_page_is_on_screen(
+    make_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its thread takes the GIL in turns with the UI: started before the rows'
+    # frame (after a frame of the loading indicator), it slowed that frame.
+    from accountdesk.core.transactions import TransactionData
+
+    painted_first: list[bool] = []
+    real_index = TransactionData.index
+    app = make_app()
+
+    def index(data: TransactionData) -> Any:
+        table = app.screen.query_one(TransactionTable)
+        painted_first.append(table._painted is not None and table._painted.data is data)
+        return real_index(data)
+
+    monkeypatch.setattr(TransactionData, "index", index)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_transactions(pilot, "user_good")
+        assert screen.view is not None and screen.view.data.indexed
+        assert painted_first and all(painted_first)
+        assert "total" in str(screen.query_one("#transactions-total", Static).render())

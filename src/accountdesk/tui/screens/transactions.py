@@ -182,10 +182,14 @@ transactions job on the account screen first if the list is empty.
         table.set_view(view)
         self.draw_summary()
         table.focus()
-        if not data.indexed:
-            # Once the first page is on screen: the index's thread takes the
-            # GIL in turns with the UI, and would slow that first paint.
-            self.call_after_refresh(self._index, data)
+        # The index is built once the first page is on screen (on_transaction_table_painted).
+
+    def on_transaction_table_painted(self, message: TransactionTable.Painted) -> None:
+        # Not sooner: the index's thread takes the GIL in turns with the UI
+        # and slowed that first paint (an after-refresh callback could run
+        # after a frame of the loading indicator, before the rows' frame).
+        if message.view is self.view and not message.view.data.indexed:
+            self._index(message.view.data)
 
     @work(
         exclusive=True,

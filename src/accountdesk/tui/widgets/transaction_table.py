@@ -101,10 +101,18 @@ class TransactionTable(ScrollView, can_focus=True):
             super().__init__()
             self.column = column
 
+    class Painted(Message):
+        """``view`` was drawn for the first time: its first page is on screen."""
+
+        def __init__(self, view: TransactionView) -> None:
+            super().__init__()
+            self.view = view
+
     def __init__(self, view: TransactionView | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.view = view or TransactionView.from_rows([])
         self._frame: _Frame | None = None
+        self._painted: TransactionView | None = None
         #: Drawn under the header while the view has no rows ("" draws nothing).
         self.empty_text = ""
 
@@ -177,6 +185,9 @@ class TransactionTable(ScrollView, can_focus=True):
             return super().render_lines(crop)
         finally:
             self._frame = None
+            if self._painted is not self.view and not self.loading:
+                self._painted = self.view
+                self.post_message(self.Painted(self.view))
 
     def _frame_state(self) -> _Frame:
         width = self._content_width
