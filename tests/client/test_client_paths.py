@@ -108,3 +108,18 @@ async def test_mfa_answer_with_a_lone_surrogate_is_sent_as_a_json_escape() -> No
     (request,) = service.api_requests
     assert request.content == b'{"answer": "12\\ud80034"}'
     assert request.headers["Content-Type"] == "application/json"
+
+
+@pytest.mark.anyio
+async def test_a_refused_id_is_refused_every_time_and_a_good_one_sent_every_time() -> None:
+    # Checked ids are remembered (the same job is polled every second): a
+    # remembered answer must be the same answer.
+    service = _recording_service()
+    async with make_client(service) as client:
+        for _ in range(3):
+            with pytest.raises(InvalidIdentifierError, match="job_id"):
+                await client.get_job("user_good", "..")
+            with pytest.raises(InvalidIdentifierError, match="user_id"):
+                await client.get_job("..", "job_1")
+            await client.get_job("user_good", "a/b")
+    assert [r.url.raw_path for r in service.api_requests] == [b"/accounts/user_good/job/a%2Fb"] * 3
