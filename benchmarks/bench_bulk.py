@@ -58,12 +58,21 @@ REPAINT_MS = 50.0
 
 
 def rows_painted(session: Session, total: int) -> bool:
-    """The transactions screen is up with all ``total`` rows loaded (its first page drawable)."""
+    """The transactions screen has all ``total`` rows and the frame shows its first row.
+
+    The state alone is not enough: a frame that only repaints what changed
+    can end just after the rows arrived and still show the loading
+    indicator (the layout that drops it comes a frame later). So once the
+    state holds, the composited screen is read (a few ms, only then).
+    """
     screen = session.app.screen
     if not isinstance(screen, TransactionsScreen) or screen.view is None:
         return False
     table = screen.query_one(TransactionTable)
-    return screen.view.total == total and not table.loading and table.view is screen.view
+    view = screen.view
+    if view.total != total or table.loading or table.view is not view:
+        return False
+    return not len(view) or view.row(0).description[:12] in screen_text(session.app)
 
 
 def load_failed(session: Session) -> str | None:
