@@ -192,3 +192,27 @@ async def test_dates_that_only_line_up_when_joined_are_refused() -> None:
     assert columns_module._typed_columns(content) is None
     with pytest.raises(MalformedResponseError, match=r"transactions\.0\.date"):
         await _columns(content)
+
+
+async def test_bytes_that_are_not_utf8_are_malformed_not_a_crash() -> None:
+    # msgspec raises UnicodeDecodeError here; the client must still say "malformed".
+    content = b'{"transactions":[{"transaction_id":"t1","amount":"1","description":"a\xffb"}]}'
+    assert columns_module._typed_columns(content) is None
+    with pytest.raises(MalformedResponseError, match="not JSON"):
+        await _columns(content)
+
+
+async def test_a_surrogate_written_as_bytes_is_read_and_made_visible() -> None:
+    content = (
+        b'{"transactions":[{"transaction_id":"t1","amount":"1","description":"a\xed\xa0\x80b"}]}'
+    )
+    assert columns_module._typed_columns(content) is None
+    columns = await _columns(content)
+    assert columns.descriptions == ["a\ufffdb"]
+
+
+async def test_nesting_too_deep_for_msgspec_is_named_not_a_crash() -> None:
+    content = b'{"x":' + b"[" * 1200 + b"]" * 1200 + b', "transactions":[]}'
+    assert columns_module._typed_columns(content) is None
+    with pytest.raises(MalformedResponseError, match="nested too deeply"):
+        await _columns(content)

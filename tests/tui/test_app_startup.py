@@ -68,3 +68,52 @@ def test_login_paints_without_sandbox_or_fastapi(tmp_path: Path) -> None:
     # What only the transactions table (NumPy, msgspec), "Remember" (keyring)
     # and the first request (httpx) need.
     assert report["heavy"] == []
+
+
+# Signs in on the embedded sandbox and opens an account; reports what is
+# imported before and (a little) after the account screen has painted.
+_ACCOUNT_CHILD = r"""
+import asyncio, json, sys, tempfile
+from pathlib import Path
+from accountdesk.core.desk import Desk
+from accountdesk.core.paths import AppDirs
+from accountdesk.core.settings import load_settings
+from accountdesk.tui.app import AccountDeskApp
+from accountdesk.tui.driver import Driver
+
+SCREEN = "accountdesk.tui.screens.transactions"
+
+async def main():
+    folder = Path(tempfile.mkdtemp())
+    dirs = AppDirs(folder / "config.toml", folder / "data", folder / "logs")
+    app = AccountDeskApp(Desk(load_settings(dirs.config_path), dirs))
+    async with app.run_test(size=(100, 30)) as pilot:
+        driver = Driver(app, pilot.pause)
+        await driver.sign_in()
+        before = SCREEN in sys.modules
+        await driver.open_account("user_good")
+        for _ in range(200):
+            if SCREEN in sys.modules and "numpy" in sys.modules:
+                break
+            await pilot.pause(0.05)
+        print(json.dumps({"before": before, "after": SCREEN in sys.modules and "numpy" in sys.modules}))
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.slow
+def test_the_transactions_screen_is_loaded_while_an_account_is_read(tmp_path: Path) -> None:
+    # Not before the first frame (above), not on the first "x" (~110 ms of
+    # imports, NumPy among them): in the background once an account is shown.
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", _ACCOUNT_CHILD],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        check=True,
+    )
+    line = next(line for line in done.stdout.splitlines() if line.startswith("{"))
+    assert json.loads(line) == {"before": False, "after": True}

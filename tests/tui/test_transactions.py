@@ -302,3 +302,15 @@ async def test_the_index_is_built_once_the_first_page_is_on_screen(
         assert screen.view is not None and screen.view.data.indexed
         assert painted_first and all(painted_first)
         assert "total" in str(screen.query_one("#transactions-total", Static).render())
+
+
+@pytest.mark.anyio
+async def test_a_table_too_short_to_draw_still_gets_its_index_and_total(make_app: Any) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 4)) as pilot:
+        screen = await open_transactions(pilot, "user_good")
+        assert screen.view is not None
+        await pilot.pause(1.5)
+        await settle(pilot)
+        assert screen.view.data.indexed
+        assert "…" not in str(screen.query_one("#transactions-total", Static).render())

@@ -38,6 +38,7 @@ from accountdesk.core.jobs import job_key
 from accountdesk.core.notices import job_started
 from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import ServiceFailed
+from accountdesk.tui.preload import preload_transactions_screen
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.fields import field_table
 from accountdesk.tui.widgets.footer import AppFooter
@@ -185,6 +186,7 @@ them again). Errors become toasts and the panel says what is missing.
     def on_mount(self) -> None:
         self.jobs_changed_signal.subscribe(self, self._jobs_changed)
         self.action_reload()
+        self.call_after_refresh(preload_transactions_screen, self)
 
     # -- loading -------------------------------------------------------------
 

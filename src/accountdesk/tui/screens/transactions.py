@@ -67,6 +67,11 @@ class TransactionsExported(Message):
         self.count = count
 
 
+#: Seconds after the rows arrive by which the index is started even if the
+#: table was never drawn.
+INDEX_AT_THE_LATEST = 1.0
+
+
 class TransactionsScreen(DeskScreen[None]):
     """All transactions of one user in a virtual table."""
 
@@ -115,6 +120,8 @@ transactions job on the account screen first if the list is empty.
         self._filter_timer: Timer | None = None
         #: The file the last export wrote (None before the first export).
         self.last_export: Path | None = None
+        #: The data whose index is being built (or was).
+        self._indexing: TransactionData | None = None
 
     def compose(self) -> ComposeResult:
         yield AppHeader(f"Transactions · {self.user_id}")
@@ -182,14 +189,29 @@ transactions job on the account screen first if the list is empty.
         table.set_view(view)
         self.draw_summary()
         table.focus()
-        # The index is built once the first page is on screen (on_transaction_table_painted).
+        if not data.indexed:
+            # Built once the first page is on screen (on_transaction_table_painted);
+            # this is for a table that is not drawn (a terminal a few rows
+            # high, another screen on top), whose total would wait for it.
+            self.set_timer(INDEX_AT_THE_LATEST, lambda: self._start_index(data))
 
     def on_transaction_table_painted(self, message: TransactionTable.Painted) -> None:
         # Not sooner: the index's thread takes the GIL in turns with the UI
         # and slowed that first paint (an after-refresh callback could run
         # after a frame of the loading indicator, before the rows' frame).
-        if message.view is self.view and not message.view.data.indexed:
-            self._index(message.view.data)
+        if message.view is self.view:
+            self._start_index(message.view.data)
+
+    def _start_index(self, data: TransactionData) -> None:
+        if (
+            data.indexed
+            or data is self._indexing
+            or self.view is None
+            or self.view.data is not data
+        ):
+            return
+        self._indexing = data
+        self._index(data)
 
     @work(
         exclusive=True,
