@@ -67,11 +67,6 @@ class TransactionsExported(Message):
         self.count = count
 
 
-#: Seconds after the rows arrive by which the index is started even if the
-#: table was never drawn.
-INDEX_AT_THE_LATEST = 1.0
-
-
 class TransactionsScreen(DeskScreen[None]):
     """All transactions of one user in a virtual table."""
 
@@ -191,9 +186,9 @@ transactions job on the account screen first if the list is empty.
         table.focus()
         if not data.indexed:
             # Built once the first page is on screen (on_transaction_table_painted);
-            # this is for a table that is not drawn (a terminal a few rows
-            # high, another screen on top), whose total would wait for it.
-            self.set_timer(INDEX_AT_THE_LATEST, lambda: self._start_index(data))
+            # at the latest a second on, for a table not drawn (a terminal a
+            # few rows high, another screen on top), whose total waits for it.
+            self.set_timer(1.0, lambda: self._start_index(data))
 
     def on_transaction_table_painted(self, message: TransactionTable.Painted) -> None:
         # Not sooner: the index's thread takes the GIL in turns with the UI
