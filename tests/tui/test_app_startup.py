@@ -44,13 +44,13 @@ app.run(headless=True, size=(100, 30))
 """
 
 
-def first_frame_report(env: dict[str, str] | None = None) -> dict[str, object]:
-    """Start the app in a subprocess; what it had imported at the login screen's first frame."""
+def child_report(code: str, env: dict[str, str] | None = None) -> dict[str, object]:
+    """Run ``code`` in a fresh interpreter; the JSON object it printed."""
     completed = subprocess.run(
-        [sys.executable, "-c", _CHILD],
+        [sys.executable, "-c", code],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=120,
         env=env,
         check=True,
     )
@@ -61,7 +61,7 @@ def first_frame_report(env: dict[str, str] | None = None) -> dict[str, object]:
 @pytest.mark.slow
 def test_login_paints_without_sandbox_or_fastapi(tmp_path: Path) -> None:
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)}
-    report = first_frame_report(env)
+    report = child_report(_CHILD, env)
     assert report["screen"] == "LoginScreen"
     assert report["fastapi"] is False
     assert report["sandbox_modules"] == []
@@ -107,13 +107,4 @@ def test_the_transactions_screen_is_loaded_while_an_account_is_read(tmp_path: Pa
     # Not before the first frame (above), not on the first "x" (~110 ms of
     # imports, NumPy among them): in the background once an account is shown.
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)}
-    done = subprocess.run(
-        [sys.executable, "-c", _ACCOUNT_CHILD],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-        check=True,
-    )
-    line = next(line for line in done.stdout.splitlines() if line.startswith("{"))
-    assert json.loads(line) == {"before": False, "after": True}
+    assert child_report(_ACCOUNT_CHILD, env) == {"before": False, "after": True}
