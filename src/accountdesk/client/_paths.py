@@ -49,14 +49,13 @@ def identifier_problem(name: str, value: object) -> str | None:
 
 def encode_segment(name: str, value: object, endpoint: Endpoint) -> str:
     """``value`` as one percent-encoded segment, or :class:`InvalidIdentifierError`."""
-    if not isinstance(value, str):
-        problem = identifier_problem(name, value)
-        assert problem is not None
-        raise InvalidIdentifierError(name, problem, method=endpoint.method, path=endpoint.path)
-    segment, problem = _checked(name, value)
-    if problem is not None:
-        raise InvalidIdentifierError(name, problem, method=endpoint.method, path=endpoint.path)
-    assert segment is not None
+    segment, problem = (
+        _checked(name, value) if isinstance(value, str) else (None, identifier_problem(name, value))
+    )
+    if segment is None:
+        raise InvalidIdentifierError(
+            name, problem or "invalid", method=endpoint.method, path=endpoint.path
+        )
     return segment
 
 

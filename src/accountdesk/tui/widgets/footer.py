@@ -56,8 +56,8 @@ class AppFooter(Footer):
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         # Textual composes the footer again at every focus change, once per
-        # change even when several come before a refresh: ~12 ms each, a
-        # dozen times while the transactions screen opens. Most changes
+        # change even when several come before a refresh: a dozen times
+        # while the transactions screen opens. Most changes
         # leave the keys shown as they were; then there is nothing to do.
         if screen.app.app_focus and self.is_attached and screen is self.screen:
             shown = _shown_bindings(screen)
