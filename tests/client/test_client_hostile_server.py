@@ -8,6 +8,7 @@ well within the deadline.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import re
 import resource
 import time
@@ -131,16 +132,29 @@ async def test_a_dripping_answer_times_out_within_the_deadlines() -> None:
     assert elapsed < 3 * 1.5
 
 
-@pytest.mark.slow
-async def test_a_dripping_answer_ends_well_under_a_minute_by_default() -> None:
+def _default_timings(scale: float) -> dict[str, float]:
+    """The client's own default deadlines and back-off, every one scaled by ``scale``."""
+    names = ("attempt_timeout", "call_timeout", "backoff_base", "backoff_cap")
+    parameters = inspect.signature(AccountDataClient).parameters
+    return {name: parameters[name].default * scale for name in names}
+
+
+async def test_a_dripping_answer_ends_at_the_calls_deadline_with_the_default_timings() -> None:
+    # The defaults (10 s an attempt, 25 s a call, back-off 0.1-2 s) at 1/50th:
+    # the same attempts, pauses and ending as a real 25 s wait, in half a second.
+    timings = _default_timings(1 / 50)
+    assert timings["call_timeout"] * 50 == 25.0  # what a person waits at most by default
     with HostileServer(paths={"/accounts/user_good/balance": "drip"}) as base_url:
-        async with _client(base_url) as client:
+        async with _client(base_url, **timings) as client:
+            await client.sign_in()
             started = time.monotonic()
             with pytest.raises(TransportError) as caught:
-                await client.get_balance("user_good")  # a GET: retried, within 25 s in all
+                await client.get_balance("user_good")  # a GET: retried, within its deadline
             elapsed = time.monotonic() - started
-    assert caught.value.reason == "timeout" and "25 s" in str(caught.value)
-    assert elapsed < 40
+    call = timings["call_timeout"]
+    assert caught.value.reason == "timeout"
+    assert f"no complete answer within {call:g} s (3 attempts)" in str(caught.value)
+    assert call * 0.9 < elapsed < call * 1.6
 
 
 async def test_a_dripping_token_request_times_out_for_every_waiter() -> None:

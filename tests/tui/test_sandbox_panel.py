@@ -257,3 +257,17 @@ def test_sandbox_panel_snapshot(snap_compare: Any, make_app: Any) -> None:
         await click(pilot, "plus-5m")
 
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+async def test_settling_waits_out_a_pressed_buttons_flash(make_app: Any) -> None:
+    # A pressed button flashes for 0.2 s on a real-time timer: a snapshot taken
+    # by a fast (warm) process inside that window drew another colour, so the
+    # panel's snapshot failed under xdist and passed alone.
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        panel = await open_panel(pilot)
+        await settle(pilot)  # the panel's first reads are answered
+        await click(pilot, "plus-5m")
+        assert "Moved the clock" in note(app)
+        assert not panel.query_one("#plus-5m", Button).has_class("-active")

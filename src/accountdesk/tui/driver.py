@@ -19,7 +19,7 @@ from typing import Any
 
 from textual.app import App
 from textual.message_pump import MessagePump
-from textual.widgets import Input
+from textual.widgets import Button, Input
 from textual.worker import WorkerFailed, WorkerState
 
 from .base import desk_of
@@ -28,6 +28,8 @@ __all__ = ["Driver"]
 
 
 _BUSY = (WorkerState.PENDING, WorkerState.RUNNING)
+#: Longest a pressed button's flash is waited out (Textual's is 0.2 s).
+_FLASH_BOUND = 1.0
 
 
 async def _handled(node: MessagePump, *, after_refresh: bool = False) -> None:
@@ -63,6 +65,22 @@ class Driver:
             with contextlib.suppress(WorkerFailed):
                 await self.app.workers.wait_for_complete()
             await self._pause()
+        await self._flashes_over()
+
+    async def _flashes_over(self) -> None:
+        # A pressed button flashes on a real-time timer: a screen read within it
+        # (a snapshot, a screenshot) would depend on how fast the machine is.
+        loop = asyncio.get_running_loop()
+        until, waited = loop.time() + _FLASH_BOUND, False
+        while loop.time() < until and any(
+            button.has_class("-active")
+            for screen in self.app.screen_stack
+            for button in screen.query(Button)
+        ):
+            waited = True
+            await asyncio.sleep(0.02)
+        if waited:
+            await self._pause()  # the screen redrawn without the flash
 
     async def until_quiet(self) -> None:
         """Until the top screen has mounted and read, and every answer was handled.
