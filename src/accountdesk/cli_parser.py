@@ -1,0 +1,193 @@
+"""The ``accountdesk`` command line: every flag and subcommand, and their checks.
+
+Kept apart from :mod:`accountdesk.cli` (what each command does) so neither
+grows past a screenful of concerns. Mistakes are argparse's usage line plus
+one line ``accountdesk: <problem>`` and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+from accountdesk import __version__
+
+__all__ = ["build_parser"]
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 < port < 65536:
+        raise argparse.ArgumentTypeError(f"port {port} is out of range (1-65535)")
+    return port
+
+
+def _positive(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{number} must be 1 or more")
+    return number
+
+
+def _epilog() -> str:
+    from accountdesk.core.paths import default_config_path, default_log_dir
+
+    # One path per line, printed as is: argparse would wrap long paths.
+    return "\n".join(
+        [
+            "files:",
+            f"  config file  {default_config_path()}",
+            f"  log file     {default_log_dir() / 'accountdesk.log'}",
+            "",
+            "environment (flags beat the environment, which beats the config file):",
+            "  ACCOUNTDESK_BASE_URL, ACCOUNTDESK_API_KEY, ACCOUNTDESK_API_SECRET,",
+            "  ACCOUNTDESK_PROFILE",
+        ]
+    )
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # argparse's own format ("usage: ...\n prog: error: ...") plus our one-line rule.
+        self.print_usage(sys.stderr)
+        self.exit(2, f"accountdesk: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    try:
+        epilog = _epilog()
+    except ImportError:  # the client-only install has no platformdirs
+        epilog = None
+    parser = _Parser(
+        prog="accountdesk",
+        description="Terminal dashboard for the Account Data Service\n"
+        "(runs on the embedded sandbox unless a base URL is configured).",
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"accountdesk {__version__}")
+    parser.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="a real service to use (else $ACCOUNTDESK_BASE_URL, the config file, or the sandbox)",
+    )
+    parser.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="use the embedded sandbox even if a base URL is configured",
+    )
+    parser.add_argument(
+        "--profile", metavar="NAME", help="a [profiles.NAME] table of the config file"
+    )
+    parser.add_argument("--config", metavar="PATH", type=Path, help="config file to read")
+    parser.add_argument(
+        "--log-level",
+        default="info",
+        choices=["debug", "info", "warning", "error"],
+        help="detail of the log file (default: info)",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sandbox = commands.add_parser("sandbox", help="serve the sandbox over HTTP")
+    sandbox.add_argument(
+        "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
+    )
+    sandbox.add_argument("--port", type=_port, default=8765, help="port (default 8765)")
+    sandbox.add_argument(
+        "--tenants",
+        action="store_true",
+        help="training room: every trainee_<name> key gets its own isolated world",
+    )
+    sandbox.add_argument(
+        "--max-tenants",
+        type=_positive,
+        default=100,
+        metavar="N",
+        help="trainee worlds at most (100)",
+    )
+    sandbox.add_argument(
+        "--control-token",
+        metavar="TOKEN",
+        help="token for the control endpoints (made and printed when serving beyond loopback)",
+    )
+    sandbox.add_argument(
+        "--bulk-transactions",
+        type=_positive,
+        default=100_000,
+        metavar="N",
+        help="transactions of user_bulk (default 100,000)",
+    )
+    sandbox.add_argument(
+        "--openapi",
+        action="store_true",
+        help="print the OpenAPI 3.1 document (for Postman or Posting) and exit",
+    )
+    web = commands.add_parser(
+        "serve",
+        help="serve the dashboard in a web browser, for demos (needs accountdesk[serve])",
+        description="Serve the dashboard as a web page (textual-serve): each browser tab is "
+        "its own dashboard process, on its own embedded sandbox unless --base-url names a "
+        "service. Listens on 127.0.0.1: whoever reaches the page gets the dashboard.",
+    )
+    web.add_argument(
+        "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
+    )
+    web.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
+    web.add_argument(
+        "--allow-remote-live",
+        action="store_true",
+        help="serve a live --base-url on a non-loopback --host (anyone reaching the page "
+        "can sign in with the credentials remembered here)",
+    )
+    # The dashboard's own flags also work after "serve"; SUPPRESS keeps the
+    # ones given before it.
+    web.add_argument(
+        "--base-url",
+        metavar="URL",
+        default=argparse.SUPPRESS,
+        help="a live service (default: the embedded sandbox, even if one is configured)",
+    )
+    web.add_argument(
+        "--profile", metavar="NAME", default=argparse.SUPPRESS, help="a [profiles.NAME] table"
+    )
+    web.add_argument(
+        "--config", metavar="PATH", type=Path, default=argparse.SUPPRESS, help="config file to read"
+    )
+    shots = commands.add_parser(
+        "screenshots",
+        help="write an SVG of every screen (from the frozen sandbox)",
+        description="Write one SVG per screen of the dashboard, made on the embedded sandbox "
+        "with frozen clocks, so running it twice gives the same files.",
+    )
+    shots.add_argument(
+        "directory",
+        type=Path,
+        nargs="?",
+        default=Path("screenshots"),
+        help="folder to write the SVG files into, created if missing (default: ./screenshots)",
+    )
+    explain = commands.add_parser(
+        "explain",
+        help="what an error code means and what to do next",
+        description="Explain an AC- code (or a failure without one, such as timeout): "
+        "the service's message, what it means and what support should do next. "
+        "Without a code, list them all.",
+    )
+    explain.add_argument("code", nargs="?", help="AC-nnn, nnn, or a failure kind")
+    demo = commands.add_parser(
+        "demo",
+        help="guided tours of the service's flows, on a fresh embedded sandbox",
+        description="Run a guided tour on a fresh embedded sandbox whose clock moves only when "
+        "the tour (or the sandbox panel, F4) moves it. Without TOUR, pick one from a list. "
+        "Space or Enter: next step; Backspace: the last step again; Esc: leave the tour.",
+    )
+    demo.add_argument("tour", nargs="?", metavar="TOUR", help="a shipped tour's id, e.g. mfa")
+    demo.add_argument("--file", metavar="PATH", type=Path, help="a tour file of your own (TOML)")
+    return parser
