@@ -85,7 +85,14 @@ def _serve_sandbox(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"accountdesk: sandbox on {args.host}:{args.port}: {problem}", file=sys.stderr)
         return 2
-    serve(args.host, args.port, control_token=control_token, app=app)
+    serve(
+        args.host,
+        args.port,
+        control_token=control_token,
+        app=app,
+        request_timeout=args.request_timeout,
+        max_connections=args.max_connections,
+    )
     return 0
 
 

@@ -37,6 +37,16 @@ def _positive(text: str) -> int:
     return number
 
 
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < seconds <= 3600:  # NaN fails this too
+        raise argparse.ArgumentTypeError(f"{text} must be more than 0 and at most 3600 seconds")
+    return seconds
+
+
 def _epilog() -> str:
     from accountdesk.core.paths import default_config_path, default_log_dir
 
@@ -123,6 +133,20 @@ def build_parser() -> argparse.ArgumentParser:
         default=100_000,
         metavar="N",
         help="transactions of user_bulk (default 100,000)",
+    )
+    sandbox.add_argument(
+        "--request-timeout",
+        type=_seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="close a connection that has not sent a whole request in this time (default 10)",
+    )
+    sandbox.add_argument(
+        "--max-connections",
+        type=_positive,
+        metavar="N",
+        help="connections held at once; more are answered 503 (default 512, fewer when "
+        "this process may open fewer files)",
     )
     sandbox.add_argument(
         "--openapi",

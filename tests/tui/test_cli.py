@@ -55,6 +55,33 @@ def test_sandbox_subcommand_serves_on_host_and_port(monkeypatch: pytest.MonkeyPa
     assert built[0][1]["tenants"] is True and built[0][1]["bulk_transactions"] == 1_000_000
 
 
+def test_the_sandbox_bounds_slow_and_many_clients(monkeypatch: pytest.MonkeyPatch) -> None:
+    import accountdesk.sandbox
+
+    served: list[dict[str, object]] = []
+    monkeypatch.setattr(
+        accountdesk.sandbox, "serve", lambda host, port, **options: served.append(options)
+    )
+    assert cli.main(["sandbox", "--port", "9999"]) == 0
+    assert (served[0]["request_timeout"], served[0]["max_connections"]) == (10.0, None)
+    flags = ["--request-timeout", "2.5", "--max-connections", "40"]
+    assert cli.main(["sandbox", "--port", "9999", *flags]) == 0
+    assert (served[1]["request_timeout"], served[1]["max_connections"]) == (2.5, 40)
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [["--request-timeout", "0"], ["--request-timeout", "nan"], ["--max-connections", "0"]],
+)
+def test_a_bad_sandbox_bound_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], flags: list[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["sandbox", "--port", "9999", *flags])
+    assert exited.value.code == 2
+    assert f"accountdesk: argument {flags[0]}:" in capsys.readouterr().err
+
+
 def test_a_busy_port_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     import socket
 

@@ -97,7 +97,12 @@ class SandboxControl:
         return await self._now("POST", "/_sandbox/clock/advance", JsonBody(seconds=seconds))
 
     async def reset(self) -> None:
-        """``POST /_sandbox/reset``: clear jobs, MFA sessions and blocks (tokens and clock stay)."""
+        """``POST /_sandbox/reset``: clear jobs, MFA sessions and blocks and rewind the clock.
+
+        The clock goes back to where it started (read it again with
+        :meth:`clock`); tokens stay, but none outlives a full lifetime from
+        the rewound time.
+        """
         method, path = "POST", "/_sandbox/reset"
         answer = await self._send(method, path)
         raise_for_error(answer, method, path, self._session.registry)

@@ -79,8 +79,9 @@ SANDBOX_EXTRAS: dict[str, tuple[str, ...]] = {
     ep.TOKEN.name: ("AC-929",),
     ep.MFA_RESOLVE.name: ("AC-109",),
 }
-#: What any request may meet: a body over the limit, a crash of the sandbox.
-EVERY_OPERATION = ("AC-913", "AC-950")
+#: What any request may meet: a body over the limit, a crash of the sandbox, a
+#: connection beyond the served sandbox's cap.
+EVERY_OPERATION = ("AC-913", "AC-950", "AC-953")
 _JOB_PARAMETERS = {"user_id": "$request.path.user_id", "job_id": "$response.body#/job_id"}
 #: A job object leads to the job and its MFA operations.
 _JOB_LINKS: Json = {
