@@ -156,6 +156,11 @@ def _run_dashboard(args: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"accountdesk: {error}", file=sys.stderr)
         return 2
+    from accountdesk.core.plain_http import plain_http_warning
+
+    in_clear = plain_http_warning(settings.base_url)
+    if in_clear is not None:  # said here too: the dashboard's badge is gone once it quits
+        print(f"accountdesk: warning: {in_clear}", file=sys.stderr)
     from accountdesk.tui.app import AccountDeskApp
 
     app = AccountDeskApp(

@@ -135,6 +135,46 @@ def test_dashboard_gets_resolved_settings(monkeypatch: pytest.MonkeyPatch, tmp_p
     assert seen["log_level"] == "debug"
 
 
+@pytest.mark.parametrize(
+    ("base_url", "warned"),
+    [
+        ("http://api.bank.example", True),
+        ("http://127.0.0.1.nip.io:8765", True),
+        ("https://api.bank.example", False),
+        ("http://127.0.0.1:8765", False),
+        (None, False),
+    ],
+)
+def test_plain_http_to_another_host_is_one_warning_line(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    base_url: str | None,
+    warned: bool,
+) -> None:
+    class FakeApp:
+        return_code = 0
+
+        def __init__(self, desk: Any, **options: Any) -> None:
+            pass
+
+        def run(self) -> None:
+            pass
+
+    import accountdesk.tui.app
+
+    monkeypatch.setattr(accountdesk.tui.app, "AccountDeskApp", FakeApp)
+    monkeypatch.delenv("ACCOUNTDESK_BASE_URL", raising=False)
+    flags = ["--base-url", base_url] if base_url else []
+    assert cli.main(["--config", str(tmp_path / "c.toml"), *flags]) == 0
+    err = capsys.readouterr().err
+    if warned:
+        assert err.startswith("accountdesk: warning: ") and err.count("\n") == 1
+        assert "not encrypted" in err
+    else:
+        assert err == ""
+
+
 def test_bad_config_exits_2_with_a_message(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

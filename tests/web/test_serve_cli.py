@@ -93,6 +93,27 @@ def test_a_live_service_on_another_host_is_refused(
     assert "act on real accounts" in capsys.readouterr().err and len(served) == 1
 
 
+def test_remote_live_over_plain_http_is_refused(
+    served: list[ServeOptions], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Anyone reaching the page would sign in, and the secret would cross the network in clear.
+    argv = ["--config", _config(tmp_path), "serve", "--host", "0.0.0.0", "--allow-remote-live"]
+    assert cli.main([*argv, "--base-url", "http://api.bank.example"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("accountdesk: serve: refusing") and err.count("\n") == 1
+    assert "not encrypted" in err and not served
+
+
+def test_plain_http_to_another_host_on_loopback_serves_with_a_warning(
+    served: list[ServeOptions], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--config", _config(tmp_path), "serve", "--base-url", "http://api.bank.example"]
+    assert cli.main(argv) == 0
+    err = capsys.readouterr().err
+    assert "accountdesk: serve: warning: " in err and "not encrypted" in err
+    assert len(served) == 1
+
+
 @pytest.mark.parametrize("port", ["99999", "0", "http"])
 def test_a_bad_port_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], port: str) -> None:
     with pytest.raises(SystemExit) as exited:

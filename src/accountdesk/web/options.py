@@ -9,10 +9,11 @@ found on ``PATH``).
 
 from __future__ import annotations
 
-import ipaddress
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from accountdesk.core.plain_http import is_loopback_host, plain_http_warning
 
 __all__ = ["DEFAULT_MAX_SESSIONS", "Exposure", "ServeOptions", "exposure", "is_loopback"]
 
@@ -22,23 +23,16 @@ __all__ = ["DEFAULT_MAX_SESSIONS", "Exposure", "ServeOptions", "exposure", "is_l
 #: able to start them without bound.
 DEFAULT_MAX_SESSIONS = 8
 
-#: Host names that only ever mean this machine (no resolver is asked).
-_LOOPBACK_NAMES = frozenset({"localhost", "localhost.", "ip6-localhost", "ip6-loopback"})
-
 
 def is_loopback(host: str) -> bool:
     """True when ``host`` can only be reached from this machine.
 
-    Anything we cannot be sure of (an empty host or ``0.0.0.0`` meaning every
-    interface, a host name that would need a resolver) counts as not loopback.
+    The core's one rule (:func:`accountdesk.core.plain_http.is_loopback_host`):
+    a literal loopback address or ``localhost``. Anything we cannot be sure of
+    (an empty host or ``0.0.0.0`` meaning every interface, a host name that
+    would need a resolver) counts as not loopback.
     """
-    name = host.strip().lower()
-    if name in _LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(name.removeprefix("[").removesuffix("]")).is_loopback
-    except ValueError:
-        return False
+    return is_loopback_host(host)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,10 +93,14 @@ def exposure(options: ServeOptions) -> Exposure:
     The page gives whoever reaches it the dashboard. On the embedded sandbox
     that is demo data, so a non-loopback host is only a warning; on a live
     service the sign-in form fills in the remembered key and secret, so it is
-    refused unless ``allow_remote_live`` says the operator means it.
+    refused unless ``allow_remote_live`` says the operator means it, and even
+    then when the service is plain HTTP to another machine (the secrets
+    would cross the network in clear). On loopback, such a service is a
+    warning.
     """
+    in_clear = None if options.sandbox else plain_http_warning(options.base_url)
     if options.loopback:
-        return Exposure()
+        return Exposure(warnings=(f"warning: {in_clear}",) if in_clear else ())
     where = f"{options.host or 'every interface'} port {options.port}"
     if options.sandbox:
         warning = (
@@ -115,6 +113,12 @@ def exposure(options: ServeOptions) -> Exposure:
             refusal=f"refusing to serve {options.describe_service()} on {where}: anyone who "
             "reaches the page could use the credentials remembered on this machine; serve on "
             "127.0.0.1 (share your screen, not the port), or add --allow-remote-live if you mean it"
+        )
+    if in_clear is not None:
+        return Exposure(
+            refusal=f"refusing to serve {options.describe_service()} on {where}: it is plain "
+            "HTTP to another machine, so every secret typed into the page would cross the "
+            "network not encrypted; use an https:// base URL, or serve on 127.0.0.1"
         )
     warning = (
         f"warning: {where} is reachable from other machines and serves "
