@@ -59,7 +59,7 @@ def _epilog() -> str:
             "",
             "environment (flags beat the environment, which beats the config file):",
             "  ACCOUNTDESK_BASE_URL, ACCOUNTDESK_API_KEY, ACCOUNTDESK_API_SECRET,",
-            "  ACCOUNTDESK_PROFILE",
+            "  ACCOUNTDESK_PROFILE; ACCOUNTDESK_SERVE_TOKEN (serve)",
         ]
     )
 
@@ -164,6 +164,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
     )
     web.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
+    web.add_argument(
+        "--token",
+        metavar="TOKEN",
+        help="the token the page needs (default: a new random one per run, printed in the "
+        "address); other users can see a command line (ps): prefer ACCOUNTDESK_SERVE_TOKEN",
+    )
     web.add_argument(
         "--allow-remote-live",
         action="store_true",

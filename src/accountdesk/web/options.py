@@ -9,19 +9,42 @@ found on ``PATH``).
 
 from __future__ import annotations
 
+import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from accountdesk.core.plain_http import is_loopback_host, plain_http_warning
 
-__all__ = ["DEFAULT_MAX_SESSIONS", "Exposure", "ServeOptions", "exposure", "is_loopback"]
+__all__ = [
+    "DEFAULT_MAX_SESSIONS",
+    "TOKEN_VARIABLE",
+    "Exposure",
+    "ServeOptions",
+    "exposure",
+    "is_loopback",
+    "token_problem",
+]
 
 #: Each browser tab is a whole app process (Textual, and on the sandbox
 #: Starlette): 65 MB resident at the sign-in screen, more once used. A page
 #: left open in many tabs, or a stranger on a shared network, must not be
 #: able to start them without bound.
 DEFAULT_MAX_SESSIONS = 8
+#: Where ``serve`` reads a token of the operator's choosing. Preferred to
+#: ``--token``: a command line is visible to every user of the machine (``ps``),
+#: a process's environment only to its owner.
+TOKEN_VARIABLE = "ACCOUNTDESK_SERVE_TOKEN"
+#: A token given by hand: long enough not to be guessed, and written in a URL
+#: as it is (the characters a URL never encodes).
+_TOKEN = re.compile(r"[A-Za-z0-9._~-]{16,256}")
+
+
+def token_problem(token: str) -> str | None:
+    """Why ``token`` cannot be the page's token, or None."""
+    if _TOKEN.fullmatch(token):
+        return None
+    return "a token is 16 to 256 of A-Z a-z 0-9 . _ ~ - (what a URL carries as is)"
 
 
 def is_loopback(host: str) -> bool:
@@ -49,6 +72,8 @@ class ServeOptions:
     #: Serve a live base URL on a non-loopback host (the operator said so).
     allow_remote_live: bool = False
     max_sessions: int = DEFAULT_MAX_SESSIONS
+    #: The token the page and its websocket need; None: a new random one per run.
+    token: str | None = field(default=None, repr=False)
 
     @property
     def sandbox(self) -> bool:
