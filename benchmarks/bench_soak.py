@@ -2,8 +2,8 @@
 
 Only when asked (``python -m benchmarks --only soak``): it takes 30 minutes.
 The run is :mod:`benchmarks.soak` in a process of its own; its verdict
-(:mod:`benchmarks.soak_checks`) becomes rows: resident memory at the end
-against right after the warm-up (the one ratio), and counts that must be 0
+(:mod:`benchmarks.soak_checks`) becomes rows: resident memory and Python's
+heap at the end against right after the warm-up (ratios), and counts that must be 0
 (unexpected toasts and errors, store problems, keys not handled outside a
 drop). ``tests/test_soak.py`` runs the same for 2 minutes with the same checks.
 """
@@ -53,6 +53,7 @@ def results(data: dict[str, Any], peak_mb: float | None) -> list[Result]:
         titles[toast.title] = titles.get(toast.title, 0) + 1
     counts = ", ".join(f"{count} {title!r}" for title, count in sorted(titles.items()))
     keys = sorted(record.key_ms)
+    heap_baseline, heap_end = record.heap_ends()
     rows = [
         Result(
             "soak_rss",
@@ -74,6 +75,21 @@ def results(data: dict[str, Any], peak_mb: float | None) -> list[Result]:
                     f"{record.rounds} rounds of keys, {record.jobs_started} jobs started, "
                     f"{record.unfinished_at_end} unfinished at the end, {len(record.drops)} drops"
                 ),
+            ],
+        ),
+        Result(
+            "soak_heap",
+            "Python heap blocks allocated at the end (sys.getallocatedblocks)",
+            "the same right after the warm-up",
+            "blocks",
+            [heap_end],
+            [heap_baseline],
+            Target(TargetKind.RATIO, 1 + GROWTH_LIMIT),
+            notes=[
+                (
+                    "objects kept alive show here; RSS that grows while this stays level is "
+                    "the allocator's high-water mark (memory freed but not given back)"
+                )
             ],
         ),
         Result(
