@@ -312,6 +312,24 @@ def _screenshots(directory: Path) -> int:
     return 0
 
 
+def _terminal_ready() -> str | None:
+    """Why the dashboard cannot run in this process's terminal; else None (and sizes made safe)."""
+    import os
+
+    from accountdesk.tui.terminal import bounded_size_environment, terminal_problem
+
+    problem = terminal_problem(os.environ, sys.__stdin__, sys.__stderr__)
+    if problem is None:
+        real_terminal = "TEXTUAL_DRIVER" not in os.environ
+        safe = bounded_size_environment(os.environ, real_terminal=real_terminal)
+        for name in ("COLUMNS", "LINES"):
+            if name in safe:
+                os.environ[name] = safe[name]
+            else:
+                os.environ.pop(name, None)
+    return problem
+
+
 def _run_dashboard(args: argparse.Namespace) -> int:
     try:
         from accountdesk.core.desk import Desk
@@ -326,6 +344,9 @@ def _run_dashboard(args: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"accountdesk: {error}", file=sys.stderr)
         return 2
+    problem = _terminal_ready()
+    if problem is not None:
+        return _fail(problem)
     from accountdesk.tui.app import AccountDeskApp
 
     app = AccountDeskApp(
@@ -363,6 +384,9 @@ def _demo(args: argparse.Namespace) -> int:
         settings = demo_settings(dirs.config_path, profile=args.profile)
     except ConfigError as error:
         return _fail(str(error))
+    problem = _terminal_ready()
+    if problem is not None:
+        return _fail(problem)
     import datetime as dt
     import tempfile
 

@@ -89,8 +89,11 @@ def test_dashboard_gets_resolved_settings(monkeypatch: pytest.MonkeyPatch, tmp_p
             seen["ran"] = True
 
     import accountdesk.tui.app
+    import accountdesk.tui.terminal
 
     monkeypatch.setattr(accountdesk.tui.app, "AccountDeskApp", FakeApp)
+    # pytest's stdin is no terminal: this fake app needs none.
+    monkeypatch.setattr(accountdesk.tui.terminal, "terminal_problem", lambda *_: None)
     monkeypatch.setenv("ACCOUNTDESK_BASE_URL", "https://env.example")
     code = cli.main(
         [

@@ -30,8 +30,11 @@ def started(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
             seen["ran"] = True
 
     import accountdesk.tui.app
+    import accountdesk.tui.terminal
 
     monkeypatch.setattr(accountdesk.tui.app, "AccountDeskApp", FakeApp)
+    # pytest's stdin is no terminal: this fake app needs none.
+    monkeypatch.setattr(accountdesk.tui.terminal, "terminal_problem", lambda *_: None)
     return seen
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.driver import Driver
 from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
@@ -34,7 +35,7 @@ from accountdesk.core.notices import Notice, mfa_offer
 from accountdesk.core.poller import PollerState
 from accountdesk.core.toasts import ShownToast, ToastStack
 
-from .base import ForwardsWorkerFailures
+from .base import MIN_SIZE, ForwardsWorkerFailures, fit_terminal
 from .commands import DeskCommands, system_commands
 from .demo import DemoHost, DemoStart
 from .messages import (
@@ -58,7 +59,7 @@ from .screens.login import LoginScreen
 if TYPE_CHECKING:
     from accountdesk.core.mfa import MfaResult
 
-__all__ = ["AccountDeskApp"]
+__all__ = ["MIN_SIZE", "AccountDeskApp"]
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +75,9 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
     COMMANDS = App.COMMANDS | {DeskCommands}
     CSS_PATH = styles_path("app.tcss")
     NOTIFICATION_TIMEOUT = 8
+    #: Under 24 lines screens get ``-short`` (app.tcss: inputs and buttons one
+    #: line high, detail panes smaller), so the minimum size keeps every field.
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", "Help", id="help", tooltip="Help for this screen"),
@@ -126,6 +130,7 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
         if self.desk.settings.keymap:
             self._apply_keymap()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
+        fit_terminal(self, self.size)  # before the first screen is laid out
         self.push_screen(LoginScreen())
         if self._on_first_frame is not None:
             self.call_after_refresh(self._on_first_frame)
@@ -404,6 +409,16 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
         if action in {"show_jobs", "toggle_job_polling"} and not self.desk.signed_in:
             return False
         return super().check_action(action, parameters)  # the tour's and the panel's keys
+
+    def get_driver_class(self) -> type[Driver]:
+        # In a terminal, ours: sizes and pastes a person can trust (terminal_driver).
+        # Another driver named in the environment (web mode's) or Windows's stays.
+        chosen = super().get_driver_class()
+        if chosen.__module__ == "textual.drivers.linux_driver":
+            from .terminal_driver import TerminalDriver
+
+            return TerminalDriver
+        return chosen
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from system_commands(self, screen, super().get_system_commands(screen))

@@ -30,10 +30,19 @@ from accountdesk.core.errors import ErrorRecord
 from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.screens.clipboard import copy_text
+from accountdesk.tui.widgets.fitted_table import FittedTable, cell
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
 
-COLUMNS = ("Time", "Method", "Path", "Status", "Code", "Message")
+#: (key, label) of the table's columns; the message takes the width left.
+COLUMNS = (
+    ("time", "Time"),
+    ("method", "Method"),
+    ("path", "Path"),
+    ("status", "Status"),
+    ("code", "Code"),
+    ("message", "Message"),
+)
 
 
 class ErrorLogScreen(DeskScreen[None]):
@@ -84,14 +93,17 @@ take copies (OSC 52), they open in a dialog and a file (`clipboard` setting).
 
     def compose(self) -> ComposeResult:
         yield AppHeader("Error log")
-        yield DataTable(id="error-table", cursor_type="row", zebra_stripes=True)
+        yield FittedTable(
+            flexible=("message", "path"), id="error-table", cursor_type="row", zebra_stripes=True
+        )
         yield Static("", id="error-log-empty", markup=False)
         yield Static("", id="error-detail", markup=False)
         yield AppFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns(*COLUMNS)
+        for key, label in COLUMNS:
+            table.add_column(label, key=key)
         self.show_records()
         table.focus()
 
@@ -99,11 +111,12 @@ take copies (OSC 52), they open in a dialog and a file (`clipboard` setting).
         self.show_records()
 
     def show_records(self) -> None:
-        table = self.query_one(DataTable)
+        table = self.query_one(FittedTable)
         records = self.desk.error_log.records
         table.clear()
         for index, record in enumerate(records):
             table.add_row(*_row(record), key=str(index))
+        table.fit()
         if records:
             table.move_cursor(row=len(records) - 1)
         empty = self.query_one("#error-log-empty", Static)
@@ -195,10 +208,10 @@ def _detail(record: ErrorRecord) -> Group:
 def _row(record: ErrorRecord) -> tuple[Text, ...]:
     # Text cells, never markup: paths and messages come from the network.
     return (
-        Text(record.time.strftime("%H:%M:%S")),
-        Text(record.method or "—"),
-        Text(record.path or "—"),
-        Text(str(record.status) if record.status is not None else "—"),
-        Text(record.code or "—"),
-        Text(record.message),
+        cell(record.time.strftime("%H:%M:%S")),
+        cell(record.method or "—"),
+        cell(record.path or "—"),
+        cell(str(record.status) if record.status is not None else "—"),
+        cell(record.code or "—"),
+        cell(record.message),
     )

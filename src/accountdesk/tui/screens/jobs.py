@@ -24,6 +24,7 @@ from accountdesk.core.poller import PollerState
 from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import OpenAccount, OpenMfaDialog
 from accountdesk.tui.resources import styles_path
+from accountdesk.tui.widgets.fitted_table import FittedTable, cell
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
 
@@ -44,12 +45,12 @@ def _cells(row: JobRow) -> list[Text]:
     user, kind, status, age, last_poll, note = row.cells
     note_style = "dim" if row.gone else "bold red" if row.stale else ""
     return [
-        Text(user),
-        Text(kind),
-        Text(status, style=STATUS_STYLES.get(row.status, "")),
-        Text(age),
-        Text(last_poll),
-        Text(note, style=note_style),
+        cell(user),
+        cell(kind),
+        cell(status, STATUS_STYLES.get(row.status, "")),
+        cell(age),
+        cell(last_poll),
+        cell(note, note_style),
     ]
 
 
@@ -106,8 +107,9 @@ service tells (the sandbox does).
         yield Input(
             placeholder="Filter by user, kind or status  ( / )", id="jobs-filter", compact=True
         )
-        table: DataTable[Text] = DataTable(id="jobs-table", cursor_type="row", zebra_stripes=True)
-        yield table
+        yield FittedTable(
+            flexible=("note", "kind", "user"), id="jobs-table", cursor_type="row", zebra_stripes=True
+        )
         yield Static(id="job-details")
         yield Static(
             "No jobs yet: start a balance refresh, identity or transactions job from an account.",
@@ -131,7 +133,7 @@ service tells (the sandbox does).
         """Redraw the rows, keeping the cursor on the same job; only changed cells are touched."""
         desk = self.desk
         tracker, poller, now = desk.tracker, desk.poller, desk.now()
-        table: DataTable[Text] = self.query_one(DataTable)
+        table = self.query_one(FittedTable)
         query = self.query_one("#jobs-filter", Input).value
         shown = [job for job in tracker.jobs if matches(job, query)]
         rows = [job_row(job, now, stale=poller.is_stale(job, now)) for job in shown]
@@ -157,6 +159,7 @@ service tells (the sandbox does).
             if selected is not None and selected in table.rows:
                 table.move_cursor(row=table.get_row_index(selected), animate=False)
         self._shown = {row.key: row for row in rows}
+        table.fit()
         empty = self.query_one("#jobs-empty", Static)
         empty.update(
             "No jobs yet: start a balance refresh, identity or transactions job from an account."
