@@ -30,7 +30,14 @@ pytestmark = pytest.mark.anyio
 
 Steps = Callable[[Driver], Awaitable[None]]
 
-BELOW = [(20, 24), (1, 1), (20, 6), (40, 12), (MIN_SIZE[0] - 1, MIN_SIZE[1]), (MIN_SIZE[0], MIN_SIZE[1] - 1)]
+BELOW = [
+    (20, 24),
+    (1, 1),
+    (20, 6),
+    (40, 12),
+    (MIN_SIZE[0] - 1, MIN_SIZE[1]),
+    (MIN_SIZE[0], MIN_SIZE[1] - 1),
+]
 AT_OR_ABOVE = [
     MIN_SIZE,
     (MIN_SIZE[0] + 1, MIN_SIZE[1] + 1),

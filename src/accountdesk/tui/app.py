@@ -77,7 +77,7 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
     NOTIFICATION_TIMEOUT = 8
     #: Under 24 lines screens get ``-short`` (app.tcss: inputs and buttons one
     #: line high, detail panes smaller), so the minimum size keeps every field.
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]  # noqa: RUF012 (Textual's own type)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", "Help", id="help", tooltip="Help for this screen"),

@@ -158,10 +158,7 @@ class PasteGuard:
         out: list[str] = []
         rest = text
         while rest:
-            if not self._in_paste:
-                rest = self._outside(rest, out)
-            else:
-                rest = self._inside(rest, out)
+            rest = self._inside(rest, out) if self._in_paste else self._outside(rest, out)
         return "".join(out)
 
     def _outside(self, text: str, out: list[str]) -> str:

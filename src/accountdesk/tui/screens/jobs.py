@@ -108,7 +108,10 @@ service tells (the sandbox does).
             placeholder="Filter by user, kind or status  ( / )", id="jobs-filter", compact=True
         )
         yield FittedTable(
-            flexible=("note", "kind", "user"), id="jobs-table", cursor_type="row", zebra_stripes=True
+            flexible=("note", "kind", "user"),
+            id="jobs-table",
+            cursor_type="row",
+            zebra_stripes=True,
         )
         yield Static(id="job-details")
         yield Static(
