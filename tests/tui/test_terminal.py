@@ -215,3 +215,36 @@ def test_a_pasted_escape_and_newline_do_not_sign_in(tmp_path: Path) -> None:
         assert "Sign in to the Account Data Service" in app.text()
         app.type("\x11")
         assert app.wait() == 0
+
+
+CRASHING = """
+import sys
+from accountdesk.tui.screens.login import LoginScreen
+
+def boom(self):
+    account_number = "9876543210123456"  # a local a traceback would draw
+    raise RuntimeError(f"unexpected failure near {account_number}")
+
+LoginScreen.action_sign_in = boom
+from accountdesk.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [(20, 6), (100, 30)])
+def test_a_crash_is_a_few_lines_and_a_log_not_a_wall(tmp_path: Path, size: tuple[int, int]) -> None:
+    script = tmp_path / "crashing.py"
+    script.write_text(CRASHING)
+    with PtyApp([str(script)], tmp_path, size=size) as app:
+        app.pump(3.0)  # at 20x6 the sign-in screen is the one line: press regardless
+        app.type("\x13")  # Ctrl+S: sign in, which raises
+        status = app.wait()
+        after = bytes(app.raw).decode("utf-8", "replace")
+    assert status == 1
+    tail = after.rsplit("\x1b[?1049l", 1)[-1]  # what is printed once the screen is restored
+    assert "accountdesk stopped on an unexpected error" in " ".join(tail.split())
+    assert "Traceback" not in after and "98765432" not in after
+    assert len(tail.strip().splitlines()) <= 16  # four lines, wrapped at 20 columns
+    log = next(tmp_path.rglob("accountdesk.log")).read_text()
+    assert "Traceback" in log and "unexpected failure near" in log and "98765432" not in log

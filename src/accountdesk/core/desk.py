@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any
 
 from .connection import ClientFactory, ServiceConnection
@@ -255,10 +255,14 @@ class Desk(SandboxSession):
         self.listener.jobs_changed()
         return tracked
 
-    def clear_finished_jobs(self) -> int:
-        """Forget every finished (or gone) job of this service; how many."""
+    def finished_job_keys(self) -> list[str]:
+        """The jobs "Clear done" forgets: finished or gone, not given up on."""
+        return [job.key for job in self.tracker.jobs if not job.is_pollable and not job.given_up]
+
+    def clear_finished_jobs(self, among: Collection[str] | None = None) -> int:
+        """Forget the finished (or gone) jobs of this service, only those ``among`` if given."""
         tracker = self.tracker
-        done = [job.key for job in tracker.jobs if not job.is_pollable and not job.given_up]
+        done = [key for key in self.finished_job_keys() if among is None or key in among]
         cleared = tracker.forget(done)
         if cleared:
             tracker.save()

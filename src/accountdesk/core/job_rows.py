@@ -8,6 +8,7 @@ the cells that changed.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .formatting import describe_age
@@ -22,10 +23,12 @@ __all__ = [
     "FIXED_WIDTHS",
     "JobRow",
     "block_text",
+    "clear_text",
     "job_details",
     "job_note",
     "job_row",
     "matches",
+    "user_blocked_until",
 ]
 
 #: (key, label) of the jobs table's columns, in order.
@@ -78,6 +81,31 @@ def block_text(job: TrackedJob) -> str | None:
     if job.blocked_until is None:
         return "block lifts later: try again later"
     return f"block lifts at {job.blocked_until:%H:%M:%S %Z}".rstrip()
+
+
+def user_blocked_until(
+    jobs: Iterable[TrackedJob], user_id: str, now: dt.datetime
+) -> dt.datetime | None:
+    """When ``user_id``'s AC-108 block lifts, if a job of theirs said so and it has not yet."""
+    lifts = [
+        job.blocked_until
+        for job in jobs
+        if job.user_id == user_id
+        and job.last_error_code == "AC-108"
+        and job.blocked_until is not None
+        and job.blocked_until > now
+    ]
+    return max(lifts, default=None)
+
+
+def clear_text(cleared: int, not_shown: int) -> str:
+    """What clearing finished jobs did; ``not_shown``: finished jobs a filter hid, kept."""
+    noun = "job" if cleared == 1 else "jobs"
+    said = f"Cleared {cleared} finished {noun}." if cleared else "No finished job to clear."
+    if not_shown:
+        they = "it is" if not_shown == 1 else "they are"
+        said += f" {not_shown} not shown by the filter: {they} kept."
+    return said
 
 
 def matches(job: TrackedJob, query: str) -> bool:

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -27,6 +28,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
+from accountdesk.core.crash import crash_lines, log_crash
 from accountdesk.core.desk import Desk
 from accountdesk.core.errors import ErrorRecord
 from accountdesk.core.jobs import TrackedJob
@@ -92,6 +94,9 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
             tooltip="Errors of this session",
         ),
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
+        # From any screen once signed in: the lookup screen's user id field, as
+        # Ctrl+L is there (elsewhere the typed id fired single-letter keys).
+        Binding("ctrl+l", "look_up", "Look up a user", id="look_up", show=False),
     ]
 
     def __init__(
@@ -115,6 +120,8 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
         self._toast_stack: list[ShownToast] = []
         self._toast_generation = 0
         self._logged_clashes: set[tuple[str, frozenset[str]]] = set()
+        #: The lines printed after an unexpected error ended the app (core.crash).
+        self.crash_report: list[str] = []
         desk.attach(self, TextualScheduler(self))
         theme = desk.settings.theme
         if theme and theme in self.available_themes:
@@ -381,6 +388,15 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
         if not isinstance(self.screen, JobsScreen):
             self.push_screen(JobsScreen())
 
+    def action_look_up(self) -> None:
+        """Back to the lookup screen (from any full screen), its user id field focused."""
+        from .screens.lookup import LookupScreen
+
+        while len(self.screen_stack) > 2 and not isinstance(self.screen, LookupScreen):
+            self.pop_screen()
+        if isinstance(self.screen, LookupScreen):
+            self.screen.action_focus_user_id()
+
     def action_toggle_job_polling(self) -> None:
         poller = self.desk.poller
         if poller.state is PollerState.PAUSED:
@@ -408,7 +424,35 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
         # Jobs belong to a signed-in session; before that the key is hidden.
         if action in {"show_jobs", "toggle_job_polling"} and not self.desk.signed_in:
             return False
+        if action == "look_up" and (
+            not self.desk.signed_in or isinstance(self.screen, ModalScreen)
+        ):
+            return False  # a dialog is answered or closed first
         return super().check_action(action, parameters)  # the tour's and the panel's keys
+
+    def _handle_exception(self, error: Exception) -> None:
+        # Textual's report is the traceback with its locals, as wide as the
+        # terminal, and nothing in the log: ours logs the traceback and, once
+        # the terminal is restored, prints a few lines (core.crash; run()).
+        if self._exception is None:  # Pilot re-raises the first one in tests
+            self._exception = error
+            self._exception_event.set()
+        self._return_code = 1
+        log_crash(log, error)
+        log_file = self.desk.dirs.log_file if self._log_handler is not None else None
+        self.crash_report = crash_lines(error, log_file)
+        self.bell()
+        self.panic()  # ends the app, with nothing of Textual's to print
+
+    def run(self, *args: Any, **options: Any) -> Any:
+        """Run the app; after an unexpected error, print its few lines once the terminal is back.
+
+        Plain lines, not rich's: a path wrapped by rich could not be copied whole.
+        """
+        result = super().run(*args, **options)
+        if self.crash_report:
+            print("\n".join(self.crash_report), file=sys.stderr)
+        return result
 
     def get_driver_class(self) -> type[Driver]:
         # In a terminal, ours: sizes and pastes a person can trust (terminal_driver).

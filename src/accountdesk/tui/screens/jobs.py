@@ -18,7 +18,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Input, Static
 
-from accountdesk.core.job_rows import COLUMNS, FIXED_WIDTHS, JobRow, job_details, job_row, matches
+from accountdesk.core.job_rows import (
+    COLUMNS,
+    FIXED_WIDTHS,
+    JobRow,
+    clear_text,
+    job_details,
+    job_row,
+    matches,
+)
 from accountdesk.core.jobs import TrackedJob
 from accountdesk.core.poller import PollerState
 from accountdesk.tui.base import DeskScreen
@@ -270,11 +278,16 @@ service tells (the sandbox does).
         self.post_message(OpenMfaDialog(job.key))
 
     def action_clear_finished(self) -> None:
-        cleared = self.desk.clear_finished_jobs()
+        """Forget the finished jobs shown: with a filter, only those it shows."""
+        tracker = self.desk.tracker
+        query = self.query_one("#jobs-filter", Input).value
+        shown = {job.key for job in tracker.jobs if matches(job, query)} if query else None
+        finished = self.desk.finished_job_keys()
+        hidden = sum(1 for key in finished if key not in shown) if shown is not None else 0
+        cleared = self.desk.clear_finished_jobs(among=shown)
         self.notify(
-            f"Cleared {cleared} finished {'job' if cleared == 1 else 'jobs'}."
-            if cleared
-            else "No finished job to clear."
+            clear_text(cleared, hidden),
+            title="Jobs cleared" if cleared else "Nothing to clear",
         )
 
     def action_pause_polling(self) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -129,6 +129,12 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
     @on(Input.Submitted, "#user-id")
     def _submitted(self) -> None:
         self.action_lookup()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # Tab into a list highlights its first row, so Enter opens it at once.
+        widget = event.widget
+        if isinstance(widget, OptionList) and widget.highlighted is None:
+            widget.action_first()
 
     @on(OptionList.OptionSelected)
     def _picked(self, event: OptionList.OptionSelected) -> None:
