@@ -125,6 +125,11 @@ class PtyApp:
             os.write(self.fd, bytes([byte]))
             self.pump(pace)
 
+    def escape(self) -> None:
+        """The Escape key, then a pause: a key right after it would read as Alt+key."""
+        self.type("\x1b")
+        self.pump(0.3)
+
     def paste(self, text: str | bytes) -> None:
         """A bracketed paste, as tmux or a terminal sends one (all at once)."""
         data = text.encode() if isinstance(text, str) else text

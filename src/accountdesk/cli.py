@@ -49,9 +49,22 @@ def _positive(text: str) -> int:
 
 
 def _epilog() -> str:
-    from accountdesk.core.paths import default_config_path, default_log_dir
+    from accountdesk.core.paths import (
+        DATA_DIR_HELP,
+        DATA_DIR_VARIABLE,
+        default_config_path,
+        default_log_dir,
+    )
+    from accountdesk.core.settings import environment_variables
 
-    # One path per line, printed as is: argparse would wrap long paths.
+    # Generated from the settings model: a new setting is listed without a
+    # hand edit. One path per line, printed as is (argparse would wrap it).
+    variables = [
+        *environment_variables(),
+        (DATA_DIR_VARIABLE, DATA_DIR_HELP),
+        ("NO_COLOR", "draw without colour (every state still reads)"),
+    ]
+    width = max(len(name) for name, _ in variables)
     return "\n".join(
         [
             "files:",
@@ -59,8 +72,7 @@ def _epilog() -> str:
             f"  log file     {default_log_dir() / 'accountdesk.log'}",
             "",
             "environment (flags beat the environment, which beats the config file):",
-            "  ACCOUNTDESK_BASE_URL, ACCOUNTDESK_API_KEY, ACCOUNTDESK_API_SECRET,",
-            "  ACCOUNTDESK_PROFILE",
+            *(f"  {name:<{width}}  {text}" for name, text in variables),
         ]
     )
 

@@ -227,3 +227,46 @@ def test_help_keeps_paths_whole_and_explains_the_screenshot_folder(
         build_parser().parse_args(["screenshots", "--help"])
     text = capsys.readouterr().out
     assert "folder to write the SVG files into" in text
+
+
+def test_help_lists_every_environment_variable_the_app_reads_and_the_readme_names(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import re
+    from pathlib import Path
+
+    from accountdesk.core.paths import DATA_DIR_VARIABLE
+    from accountdesk.core.settings import environment_variables
+
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    shown = capsys.readouterr().out
+    generated = [name for name, _ in environment_variables()] + [DATA_DIR_VARIABLE]
+    assert [name for name in generated if name not in shown] == []
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    named = set(re.findall(r"\bACCOUNTDESK_[A-Z_]+[A-Z]\b", readme))
+    assert named and sorted(name for name in named if name not in shown) == []
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "field", "expected"),
+    [
+        ("ACCOUNTDESK_BASE_URL", "https://env.example", "base_url", "https://env.example"),
+        ("ACCOUNTDESK_API_KEY", "env_key", "api_key", "env_key"),
+        ("ACCOUNTDESK_PROFILE", "p", "profile", "p"),
+        ("ACCOUNTDESK_THEME", "nord", "theme", "nord"),
+        ("ACCOUNTDESK_MAX_RESPONSE_MB", "8", "max_response_mb", 8),
+        ("ACCOUNTDESK_CLIPBOARD", "file", "clipboard", "file"),
+    ],
+)
+def test_each_listed_variable_sets_its_setting(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, variable: str, value: str, field: str, expected: Any
+) -> None:
+    from accountdesk.core.settings import environment_variables, load_settings
+
+    assert variable in dict(environment_variables())
+    monkeypatch.setenv(variable, value)
+    config = tmp_path / "c.toml"
+    if field == "profile":
+        config.write_text("[profiles.p]\n")
+    assert getattr(load_settings(config), field) == expected

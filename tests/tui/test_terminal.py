@@ -11,6 +11,7 @@ import io
 import os
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -248,3 +249,77 @@ def test_a_crash_is_a_few_lines_and_a_log_not_a_wall(tmp_path: Path, size: tuple
     assert len(tail.strip().splitlines()) <= 16  # four lines, wrapped at 20 columns
     log = next(tmp_path.rglob("accountdesk.log")).read_text()
     assert "Traceback" in log and "unexpected failure near" in log and "98765432" not in log
+
+
+#: Text a person may type, each kind terminals draw at a known width (pyte: wcwidth).
+KINDS = ["中文", "👍", "👍🏽", "e\u0301", "שלום"]
+
+
+def _columns(app: PtyApp, y: int) -> list[str]:
+    """Row ``y`` cell by cell (a wide glyph's second cell is "")."""
+    row = app.screen.buffer[y]
+    return [row[x].data for x in range(app.columns)]
+
+
+def _row_with(app: PtyApp, text: str) -> int:
+    return next(y for y, line in enumerate(app.screen.display) if text in line)
+
+
+def _edges_after_typing(app: PtyApp, marker: str, wanted: str) -> tuple[list[int], list[int]]:
+    """The columns of ``wanted`` glyphs on the marker's row, before and after typing each kind."""
+    y = _row_with(app, marker)
+    before = [x for x, cell in enumerate(_columns(app, y)) if cell == wanted]
+    for kind in KINDS:
+        app.type(kind)
+    app.pump(0.5)
+    after = [x for x, cell in enumerate(_columns(app, y)) if cell == wanted]
+    return before, after
+
+
+@pytest.mark.slow
+def test_wide_and_joined_characters_keep_every_border_in_place(tmp_path: Path) -> None:
+    with PtyApp.dashboard(tmp_path, size=(100, 30)) as app:
+        assert app.wait_for("Sign in to the Account Data Service")
+        app.type("\r")
+        assert app.wait_for("Look up a user")
+        # The lookup field: its right edge.
+        before, after = _edges_after_typing(app, "e.g. user_good", "▎")
+        assert before and after == before
+        app.type("\x15")  # Ctrl+U: clear the field
+        app.type("user_good\r")
+        assert app.wait_for("Institution")
+        app.type("x")
+        assert app.wait_for("showing 60 of 60")
+        app.type("/")
+        # The transactions filter: the date box beside it keeps its borders.
+        before, after = _edges_after_typing(app, "YYYY-MM-DD", "▊")
+        assert len(before) == 2 and after == before
+        app.escape()  # clears the filter
+        app.escape()  # back to the account
+        assert app.wait_for("Institution")
+        app.type("\x0c")  # Ctrl+L: the user id field
+        app.type("user_mfa\r")
+        assert app.wait_for("Cascade Federal")
+        app.type("b")
+        assert app.wait_for("Answer, then Enter")
+        # The MFA answer: the dialog's right edge.
+        before, after = _edges_after_typing(app, "Answer, then Enter", "█")
+        assert len(before) == 2 and after == before
+        app.escape()  # the dialog closes unanswered
+        app.type("j")
+        assert app.wait_for("Polling")
+        app.type("/")
+        # The jobs filter (one line, no border): the rows around it stay as they were.
+        y = _row_with(app, "Filter by user")
+        # The line above, left half (toasts come and go on the right); the table
+        # below gives way to "No job matches" once nothing matches.
+        above = app.screen.display[y - 1][:40]
+        for kind in KINDS:
+            app.type(kind)
+        app.pump(0.5)
+        assert app.screen.display[y - 1][:40] == above
+        drawn = unicodedata.normalize("NFC", "".join(_columns(app, y)))  # pyte composes é
+        assert unicodedata.normalize("NFC", "".join(KINDS)) in drawn
+        assert app.wait_for("No job matches")
+        app.type("\x11")
+        app.wait()

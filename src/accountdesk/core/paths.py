@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = [
+    "DATA_DIR_HELP",
     "DATA_DIR_VARIABLE",
     "AppDirs",
     "default_config_path",
@@ -23,6 +24,7 @@ __all__ = [
 APP_NAME = "accountdesk"
 #: Where recent lookups, tracked jobs and exports go, instead of the user's data dir.
 DATA_DIR_VARIABLE = "ACCOUNTDESK_DATA_DIR"
+DATA_DIR_HELP = "where jobs, recent lookups and exports are kept (default: the user's data folder)"
 
 
 def default_config_path() -> Path:

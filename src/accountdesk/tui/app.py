@@ -56,6 +56,7 @@ from .messages import (
 )
 from .resources import styles_path
 from .scheduling import TextualScheduler
+from .terminal import measure_as_terminals_draw
 from .screens.login import LoginScreen
 
 if TYPE_CHECKING:
@@ -64,6 +65,14 @@ if TYPE_CHECKING:
 __all__ = ["MIN_SIZE", "AccountDeskApp"]
 
 log = logging.getLogger(__name__)
+
+#: Theme variables under NO_COLOR: states marked by underline, weight and reverse video.
+_NO_COLOUR_STYLES = {
+    "block-cursor-text-style": "bold underline",
+    "block-cursor-blurred-text-style": "underline",
+    "input-cursor-text-style": "reverse",
+    "button-focus-text-style": "bold reverse",
+}
 
 
 class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
@@ -108,6 +117,7 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
         on_first_frame: Callable[[], None] | None = None,
         tour: DemoStart | None = None,
     ) -> None:
+        measure_as_terminals_draw()  # before anything is measured
         self.desk = desk
         self.cursor_blink = cursor_blink
         self._on_first_frame = on_first_frame
@@ -453,6 +463,14 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
         if self.crash_report:
             print("\n".join(self.crash_report), file=sys.stderr)
         return result
+
+    def get_css_variables(self) -> dict[str, str]:
+        variables = super().get_css_variables()
+        if self.no_color:
+            # NO_COLOR draws in greys: the cursor row, the highlighted option and
+            # the text cursor are marked by more than a shade.
+            variables.update(_NO_COLOUR_STYLES)
+        return variables
 
     def get_driver_class(self) -> type[Driver]:
         # In a terminal, ours: sizes and pastes a person can trust (terminal_driver).

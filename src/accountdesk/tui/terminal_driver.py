@@ -52,9 +52,12 @@ class TerminalDriver(LinuxDriver):
                 data = os.read(self.fileno, 4096)
                 if not data:
                     return False
-                text = decode(data, final=final and index == len(ready) - 1)
-                for event in parser.feed(guard.feed(text)):
-                    self.process_message(event)
+                # Empty when a character's bytes are still arriving (or a paste's
+                # end marker may be): feeding "" would tell the parser the input ended.
+                text = guard.feed(decode(data, final=final and index == len(ready) - 1))
+                if text:
+                    for event in parser.feed(text):
+                        self.process_message(event)
             for event in parser.tick():
                 self.process_message(event)
             return True

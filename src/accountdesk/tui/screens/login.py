@@ -31,6 +31,7 @@ from accountdesk.tui.messages import ServiceFailed, SignedIn
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
+from accountdesk.tui.widgets.tick_box import TickBox
 
 __all__ = ["LoginScreen"]
 
@@ -107,8 +108,8 @@ nothing is written there unless you tick it.
                     select_on_focus=False,
                 )
                 yield Button("Show", id="toggle-secret", compact=True)
-            yield Checkbox("Remember on this computer", False, id="remember-secret")
-            yield Checkbox(
+            yield TickBox("Remember on this computer", False, id="remember-secret")
+            yield TickBox(
                 "No keyring here: keep the secret in the config file", False, id="secret-in-file"
             )
             yield Static("", id="remember-warning", markup=False)
