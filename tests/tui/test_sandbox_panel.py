@@ -207,9 +207,13 @@ async def test_a_guarded_sandbox_refuses_control_without_its_token(make_app: Any
             await sign_in(pilot)
             await open_panel(pilot)
             await click(pilot, "plus-5m")
-            assert "AC-903 · 403" in toast_titles(app)  # the one failure path
             assert note(app).startswith("The sandbox refused: AC-903")
             assert app.desk.error_log.records[-1].code == "AC-903"
+            # The one failure path's toast waits while the panel is open.
+            assert "AC-903 · 403" not in toast_titles(app)
+            await pilot.press("escape")
+            await settle(pilot)
+            assert "AC-903 · 403" in toast_titles(app)
         # With the token in the settings (config file or environment), it obeys.
         app = make_app(
             sandbox=False,

@@ -7,6 +7,7 @@ They wait on workers and pauses, never on sleeps.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 from accountdesk.tui import screenshots
@@ -73,8 +74,12 @@ class HandClock:
 
 
 def toasts(app: Any) -> list[tuple[str, str, str]]:
-    """``(title, message, severity)`` of every notification still on screen."""
-    return [(n.title, n.message, n.severity) for n in app._notifications]
+    """``(title, message, severity)`` of every notification still on screen.
+
+    A long path in a message is drawn broken at its separators (core.formatting.
+    fold_paths); the message is given back whole.
+    """
+    return [(n.title, re.sub(r"/\n", "/", n.message), n.severity) for n in app._notifications]
 
 
 def toast_titles(app: Any) -> list[str]:

@@ -31,13 +31,14 @@ from textual.signal import Signal
 from accountdesk.core.crash import crash_lines, log_crash
 from accountdesk.core.desk import Desk
 from accountdesk.core.errors import ErrorRecord
+from accountdesk.core.formatting import fold_paths
 from accountdesk.core.jobs import TrackedJob
 from accountdesk.core.logs import install_file_logging, remove_file_logging
 from accountdesk.core.notices import Notice, mfa_offer
 from accountdesk.core.poller import PollerState
-from accountdesk.core.toasts import ShownToast, ToastStack
+from accountdesk.core.toasts import ToastStack
 
-from .base import MIN_SIZE, ForwardsWorkerFailures, fit_terminal
+from .base import MIN_SIZE, DeskModal, ForwardsWorkerFailures, fit_terminal
 from .commands import DeskCommands, system_commands
 from .demo import DemoHost, DemoStart
 from .messages import (
@@ -127,7 +128,6 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
         self.jobs_changed_signal: Signal[None] = Signal(self, "jobs-changed")
         self._jobs_change_pending = False
         self._toasts = ToastStack()
-        self._toast_stack: list[ShownToast] = []
         self._toast_generation = 0
         self._logged_clashes: set[tuple[str, frozenset[str]]] = set()
         #: The lines printed after an unexpected error ended the app (core.crash).
@@ -286,7 +286,7 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
         self.post_message(StackToast(title, message, severity, wait, markup))
 
     def on_stack_toast(self, message: StackToast) -> None:
-        self._toast_stack = self._toasts.add(
+        self._toasts.add(
             message.title,
             message.message,
             message.severity,
@@ -294,8 +294,12 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
             now=time.monotonic(),
             markup=message.markup,
         )
-        # Redraw behind the toasts earlier redraws queued (Textual adds a
-        # toast through a message, but clears at once): only the newest counts.
+        self.redraw_toasts()
+
+    def redraw_toasts(self) -> None:
+        """Draw the stack again soon (a toast came, a dialog opened or closed)."""
+        # Behind the redraws queued before (Textual adds a toast through a
+        # message, but clears at once): only the newest counts.
         self._toast_generation += 1
         self.post_message(RedrawToasts(self._toast_generation))
 
@@ -318,9 +322,18 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
             for rack in screen.query("ToastRack"):
                 rack.remove_children()
         now = time.monotonic()
-        for toast in self._toast_stack:
+        # A dialog's text is never covered: while one is open the toasts wait,
+        # keeping the time they have left (core.toasts).
+        if any(isinstance(screen, DeskModal) for screen in self.screen_stack):
+            self._toasts.hold(now)
+        else:
+            self._toasts.release(now)
+        # Textual's toast: 60 wide at most and half the screen, less its
+        # padding and edge. A path is broken at its separators to fit.
+        width = min(60, self.size.width // 2) - 3
+        for toast in self._toasts.visible(now):
             super().notify(
-                toast.message,
+                fold_paths(toast.message, width),
                 title=toast.display_title,
                 severity=toast.severity,
                 timeout=max(toast.remaining(now), 0.1),
@@ -329,7 +342,6 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
 
     def clear_notifications(self) -> None:
         self._toasts.clear()
-        self._toast_stack = []
         self._toast_generation += 1
         super().clear_notifications()
 
@@ -364,7 +376,7 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
 
         tracked = self.desk.tracker.get(key)
         if tracked is None or not tracked.needs_mfa:
-            self.notify("That job is not waiting for MFA.", severity="warning")
+            self.notify("That job is not waiting for MFA.", title="MFA", severity="warning")
             return False
         if any(isinstance(screen, MfaDialog) for screen in self.screen_stack):
             return False
@@ -411,10 +423,10 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
         poller = self.desk.poller
         if poller.state is PollerState.PAUSED:
             poller.resume()
-            self.notify("Job polling resumed")
+            self.notify("Job polling resumed.", title="Jobs")
         else:
             poller.pause()
-            self.notify("Job polling paused")
+            self.notify("Job polling paused.", title="Jobs")
 
     def deliver_screenshot(
         self, filename: str | None = None, path: str | None = None, time_format: str | None = None

@@ -182,8 +182,17 @@ class DeskModal(_FitsTheTerminal, ForwardsWorkerFailures, ModalScreen[ResultT]):
         if desk.signed_in and not self._held:
             self._held = True
             desk.poller.hold()
+        _toasts_follow(self.app)
 
     def on_unmount(self) -> None:
         if self._held:
             self._held = False
             self.desk.poller.release()
+        _toasts_follow(self.app)
+
+
+def _toasts_follow(app: App[Any]) -> None:
+    # Toasts wait while a dialog is open (the app holds them): redraw on the change.
+    redraw = getattr(app, "redraw_toasts", None)
+    if callable(redraw):
+        redraw()

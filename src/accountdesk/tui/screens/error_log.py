@@ -143,7 +143,7 @@ take copies (OSC 52), they open in a dialog and a file (`clipboard` setting).
     def action_copy_error(self) -> None:
         record = self.selected_record()
         if record is None:
-            self.notify("No error selected.", severity="warning")
+            self.notify("No error selected.", title="Error log", severity="warning")
             return
         copy_text(
             self,
@@ -155,7 +155,7 @@ take copies (OSC 52), they open in a dialog and a file (`clipboard` setting).
     def action_copy_curl(self) -> None:
         record = self.selected_record()
         if record is None:
-            self.notify("No error selected.", severity="warning")
+            self.notify("No error selected.", title="Error log", severity="warning")
             return
         command = curl_command(record, self._secrets())
         if command is None:
@@ -175,7 +175,7 @@ take copies (OSC 52), they open in a dialog and a file (`clipboard` setting).
         report = ReportFormat(suffix)
         count = len(self.desk.error_log)
         if not count:
-            self.notify("No errors to save.", severity="warning")
+            self.notify("No errors to save.", title="Error log", severity="warning")
             return
         path = export_errors(self.desk, report)
         if path is None:

@@ -273,7 +273,7 @@ service tells (the sandbox does).
             # Fall back to the first job waiting for MFA, so m works from anywhere.
             job = next((j for j in self.desk.tracker.jobs if j.needs_mfa), None)
         if job is None:
-            self.notify("No job is waiting for MFA.", severity="warning")
+            self.notify("No job is waiting for MFA.", title="MFA", severity="warning")
             return
         self.post_message(OpenMfaDialog(job.key))
 
@@ -299,7 +299,7 @@ service tells (the sandbox does).
 
     def action_poll_now(self) -> None:
         if self.desk.poller.poll_now(force=True) == 0:
-            self.notify("No unfinished job to poll.")
+            self.notify("No unfinished job to poll.", title="Jobs")
 
     def action_back(self) -> None:
         self.dismiss()

@@ -232,10 +232,14 @@ transactions job on the account screen first if the list is empty.
     def on_service_failed(self, message: ServiceFailed) -> None:
         if message.operation not in {"get_transactions", "export_csv"}:
             return
-        self.query_one(TransactionTable).loading = False
+        table = self.query_one(TransactionTable)
+        table.loading = False
         if message.operation == "get_transactions":
             self._say(failure_text(message.error), error=True)
             self.draw_summary()
+            # The focus on the table, whose Escape is "Back": nothing here to
+            # filter, and the filter box's Escape only leaves the box.
+            table.focus()
 
     # -- filter, dates and sort ----------------------------------------------
 
@@ -330,7 +334,7 @@ transactions job on the account screen first if the list is empty.
 
     def action_export_csv(self) -> None:
         if self.view is None or not self.view.total:
-            self.notify("Nothing to export yet.", severity="warning")
+            self.notify("Nothing to export yet.", title="CSV", severity="warning")
             return
         stamp = self.desk.now().strftime("%Y%m%d-%H%M%S")
         safe_user = re.sub(r"[^A-Za-z0-9_.-]", "_", self.user_id)
