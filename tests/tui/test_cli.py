@@ -260,7 +260,12 @@ def test_help_lists_every_environment_variable_the_app_reads_and_the_readme_name
     ],
 )
 def test_each_listed_variable_sets_its_setting(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, variable: str, value: str, field: str, expected: Any
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Any,
+    variable: str,
+    value: str,
+    field: str,
+    expected: Any,
 ) -> None:
     from accountdesk.core.settings import environment_variables, load_settings
 

@@ -39,7 +39,9 @@ def crash_lines(error: BaseException, log_file: Path | None) -> list[str]:
         lines += [
             "The details (a traceback, secrets masked) are in this file:",
             str(log_file),
-            "To report it, attach that file to a ticket with what you were doing; "
-            "it holds no API secret or token.",
+            (
+                "To report it, attach that file to a ticket with what you were doing; "
+                "it holds no API secret or token."
+            ),
         ]
     return lines

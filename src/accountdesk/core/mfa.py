@@ -132,9 +132,8 @@ class MfaSession:
     def refusal(self) -> str | None:
         """Why no answer can go now (the dialog's line), or None."""
         if self.blocked and self.blocked_until is not None:
-            return (
-                "The user is blocked after too many wrong answers (AC-108): "
-                + block_lifts(self.blocked_until, self.clock())
+            return "The user is blocked after too many wrong answers (AC-108): " + block_lifts(
+                self.blocked_until, self.clock()
             )
         if self.challenge.attempts_remaining == 0:
             return "No attempts left: the service will refuse any answer."

@@ -57,8 +57,8 @@ from .messages import (
 )
 from .resources import styles_path
 from .scheduling import TextualScheduler
-from .terminal import measure_as_terminals_draw
 from .screens.login import LoginScreen
+from .terminal import measure_as_terminals_draw
 
 if TYPE_CHECKING:
     from accountdesk.core.mfa import MfaResult

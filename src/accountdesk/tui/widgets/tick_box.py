@@ -16,5 +16,5 @@ class TickBox(Checkbox):
     """A :class:`~textual.widgets.Checkbox` that shows its state by its mark."""
 
     @property  # type: ignore[override]
-    def BUTTON_INNER(self) -> str:  # noqa: N802 (Textual's name)
+    def BUTTON_INNER(self) -> str:
         return "X" if self.value else " "
