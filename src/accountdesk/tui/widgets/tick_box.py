@@ -15,6 +15,6 @@ __all__ = ["TickBox"]
 class TickBox(Checkbox):
     """A :class:`~textual.widgets.Checkbox` that shows its state by its mark."""
 
-    @property  # type: ignore[override]
-    def BUTTON_INNER(self) -> str:
+    @property
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]
         return "X" if self.value else " "
