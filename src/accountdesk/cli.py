@@ -65,6 +65,15 @@ def _epilog() -> str:
     )
 
 
+#: ``sandbox --help``: the trainer's three calls (the banner prints them as curl lines).
+_ROOM_HELP = """\
+training room (--tenants), each call with the header X-Sandbox-Control-Token:
+  GET  /_sandbox/trainees             list trainees: clock, open jobs, blocks
+  POST /_sandbox/reset?trainee=NAME   reset one trainee (NAME or trainee_NAME)
+  POST /_sandbox/reset                reset every trainee and the shared world
+"""
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         # argparse's own format ("usage: ...\n prog: error: ...") plus our one-line rule.
@@ -106,7 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="detail of the log file (default: info)",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    sandbox = commands.add_parser("sandbox", help="serve the sandbox over HTTP")
+    sandbox = commands.add_parser(
+        "sandbox",
+        help="serve the sandbox over HTTP",
+        epilog=_ROOM_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sandbox.add_argument(
         "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
     )
@@ -126,7 +140,8 @@ def build_parser() -> argparse.ArgumentParser:
     sandbox.add_argument(
         "--control-token",
         metavar="TOKEN",
-        help="token for the control endpoints (made and printed when serving beyond loopback)",
+        help="token for the control endpoints (made and printed when serving beyond "
+        "loopback or with --tenants)",
     )
     sandbox.add_argument(
         "--bulk-transactions",
