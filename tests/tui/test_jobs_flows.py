@@ -15,6 +15,7 @@ from tui_helpers import (
     settle,
     sign_in,
     start_mfa_refresh,
+    state_dir,
 )
 
 from accountdesk.core.poller import PollerState
@@ -180,12 +181,12 @@ async def test_age_counts_on_the_app_clock_when_the_service_clock_is_ahead(
 async def test_a_corrupt_jobs_file_does_not_stop_the_app(
     make_app: Any, app_dirs: dict[str, Any]
 ) -> None:
-    app_dirs["data_dir"].mkdir(parents=True)
-    (app_dirs["data_dir"] / "jobs.json").write_text('{"services": {"sandbox": [tru')
+    folder = state_dir(app_dirs)
+    (folder / "jobs.json").write_text('{"services": {"sandbox": [tru')
     app = quiet(make_app())
     async with app.run_test(size=(100, 30)) as pilot:
         await start_jobs(pilot)
         assert len(app.desk.tracker) == 2
-    [aside] = app_dirs["data_dir"].glob("jobs.json.unreadable-*")
+    [aside] = folder.glob("jobs.json.unreadable-*")
     assert aside.read_text().endswith("[tru")
-    assert '"user_good"' in (app_dirs["data_dir"] / "jobs.json").read_text()
+    assert '"user_good"' in (folder / "jobs.json").read_text()

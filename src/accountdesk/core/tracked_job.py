@@ -13,10 +13,40 @@ from typing import TYPE_CHECKING, Any
 
 from accountdesk.contract import TERMINAL_STATUSES, JobKind, JobStatus
 
+from .store import CorruptFile
+
 if TYPE_CHECKING:
     from accountdesk.client import MfaChallenge
 
-__all__ = ["TrackedJob", "aware", "job_key", "parse_kind", "parse_status"]
+__all__ = [
+    "TrackedJob",
+    "aware",
+    "empty_jobs",
+    "job_key",
+    "jobs_document",
+    "parse_kind",
+    "parse_status",
+    "service_records",
+]
+
+FILE_VERSION = 1
+
+
+def jobs_document(data: Any) -> dict[str, Any]:
+    """A jobs file: ``{"version": 1, "services": {service: [records]}}``; else CorruptFile."""
+    if not isinstance(data, dict) or not isinstance(data.get("services"), dict):
+        raise CorruptFile("not a jobs document")
+    return data
+
+
+def empty_jobs() -> dict[str, Any]:
+    return {"version": FILE_VERSION, "services": {}}
+
+
+def service_records(document: dict[str, Any], service_key: str) -> list[Any]:
+    """One service's records in a jobs document ([] when it has none, or not a list)."""
+    records = document["services"].get(service_key)
+    return records if isinstance(records, list) else []
 
 
 def job_key(user_id: str, job_id: str) -> str:
@@ -74,6 +104,9 @@ class TrackedJob:
     mfa: MfaChallenge | None = field(default=None, repr=False)
     mfa_offered: bool = field(default=False, repr=False)
     in_flight_since: dt.datetime | None = field(default=None, repr=False)
+    #: Kept by an earlier version for the service, not yet taken by a key
+    #: (``core.earlier_files``): shown apart, never answered for MFA.
+    legacy: bool = field(default=False, repr=False)
 
     @property
     def key(self) -> str:
@@ -89,7 +122,7 @@ class TrackedJob:
 
     @property
     def needs_mfa(self) -> bool:
-        return self.status is JobStatus.MFA_REQUIRED and not self.gone
+        return self.status is JobStatus.MFA_REQUIRED and not self.gone and not self.legacy
 
     @property
     def is_pollable(self) -> bool:
