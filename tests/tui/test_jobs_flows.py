@@ -190,3 +190,30 @@ async def test_a_corrupt_jobs_file_does_not_stop_the_app(
     [aside] = folder.glob("jobs.json.unreadable-*")
     assert aside.read_text().endswith("[tru")
     assert '"user_good"' in (folder / "jobs.json").read_text()
+
+
+@pytest.mark.anyio
+async def test_ages_after_f4_and_a_restart_are_on_the_clock_each_job_started_on(
+    make_app: Any, sandbox_app: Any
+) -> None:
+    """F4 +5 min, quit, restart: an age is never 0s for a job minutes old, nor 5 min short."""
+    clock = HandClock()
+    app = quiet(make_app(clock=clock))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await sign_in(pilot)
+        await open_account(pilot, "user_good")
+        await pilot.press("i")  # identity, at 09:30:00
+        await settle(pilot)
+        clock.advance(60)
+        sandbox_app.state.clock.advance(60)  # a minute passes on both clocks
+        await app.desk.advance_sandbox_clock(300)  # what F4's +5 min does
+        await pilot.press("b")  # a refresh, started after the move
+        await settle(pilot)
+    clock.advance(180)  # restarted three minutes later, on a new embedded sandbox
+    again = quiet(make_app(clock=clock, transport=another_sandbox()))
+    async with again.run_test(size=(100, 30)) as pilot:
+        await sign_in(pilot)
+        await pilot.press("f2")
+        await settle(pilot)
+        ages = {row[1]: row[3] for row in table_rows(again.screen)}
+        assert ages == {"identity": "9m 00s", "balance_refresh": "3m 00s"}

@@ -66,6 +66,7 @@ class Desk(SandboxSession, Remembering):
         dirs: AppDirs,
         *,
         clock: Callable[[], dt.datetime] | None = None,
+        wall_clock: Callable[[], dt.datetime] | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         client_factory: ClientFactory | None = None,
         poll_interval: float = 1.0,
@@ -76,6 +77,9 @@ class Desk(SandboxSession, Remembering):
         self.settings = settings
         self.dirs = dirs
         self.clock = clock or _system_clock
+        #: The time for names a person reads in a folder (exports, copies):
+        #: the app's clock, which a demo stops (it passes the real one here).
+        self.wall_clock = wall_clock or self.clock
         #: How far a sandbox's clock is ahead of ours (zero on a live service):
         #: ``now`` adds it, so countdowns and ages agree with the service's times.
         self.sandbox_offset = dt.timedelta(0)
@@ -123,6 +127,29 @@ class Desk(SandboxSession, Remembering):
     def now(self) -> dt.datetime:
         """The service's time: our clock, plus the sandbox's offset on a sandbox."""
         return self.clock() + self.sandbox_offset
+
+    def wall_time(self) -> dt.datetime:
+        """The time to name files by: never a sandbox's moved clock."""
+        return self.wall_clock()
+
+    def job_now(self, job: TrackedJob) -> dt.datetime:
+        """Now on the clock ``job`` started on: its age and last poll are read on it.
+
+        The clock this session follows for a job seen since sign-in; for any
+        other (an earlier run's, a gone one's) the clock it was last seen on.
+        """
+        if job.live_clock or job.clock_offset is None:
+            return self.now()
+        return self.clock() + dt.timedelta(seconds=job.clock_offset)
+
+    def _clock_moved(self) -> None:
+        """The sandbox's clock moved (or was learnt): the jobs on it move with it."""
+        tracker = self._tracker
+        if not self.signed_in_as or tracker is None or self._tracker_key != self.state_key:
+            return  # signing in: the tracker to come starts on the new offset
+        if tracker.follow_clock(self.sandbox_offset.total_seconds()):
+            tracker.save()
+            self.listener.jobs_changed()
 
     @property
     def embedded(self) -> bool:
@@ -255,6 +282,7 @@ class Desk(SandboxSession, Remembering):
                 unknown_means_gone=self.embedded,
             )
             tracker.load()
+            tracker.clock_offset = self.sandbox_offset.total_seconds()
             self._tracker = tracker
             self._tracker_key = self.state_key
             self._poller = None

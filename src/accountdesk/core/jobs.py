@@ -90,6 +90,9 @@ class JobTracker:
         self.api_key = api_key
         self.earlier_path = earlier_path
         self.unknown_means_gone = unknown_means_gone
+        #: Seconds the service's clock is ahead of ours now (a moved sandbox's);
+        #: the desk keeps it current (:meth:`follow_clock`).
+        self.clock_offset = 0.0
         self._jobs: dict[str, TrackedJob] = {}
         self._changed: set[str] = set()
         self._removed: set[str] = set()
@@ -175,6 +178,8 @@ class JobTracker:
             tracked.kind = parse_kind(job.kind)
         if polled:
             tracked.last_poll_at = now
+        # It answered on the clock this session follows: its age is on it.
+        tracked.clock_offset, tracked.live_clock = self.clock_offset, True
         tracked.failures = 0
         tracked.next_poll_at = None
         tracked.failing = False
@@ -227,7 +232,12 @@ class JobTracker:
         return first
 
     def mark_gone(self, tracked: TrackedJob, code: str, message: str, now: dt.datetime) -> None:
-        """The service does not know this job: stop polling it for good."""
+        """The service does not know this job: stop polling it for good.
+
+        Its clock stays where it was last seen: a sandbox that no longer knows
+        it (restarted, or the embedded one of an earlier run) runs another clock.
+        """
+        tracked.live_clock = False
         tracked.gone = True
         tracked.failing = False
         tracked.last_poll_at = now
@@ -258,6 +268,21 @@ class JobTracker:
                 self._legacy_done.add(key)
                 removed += 1
         return removed
+
+    def follow_clock(self, offset: float) -> bool:
+        """The service's clock is now ``offset`` seconds ahead of ours; True if a job moved.
+
+        The jobs on the clock this session follows move with it; the others
+        (an earlier run's, a gone one's) keep the clock they were last seen on.
+        """
+        self.clock_offset = offset
+        moved = False
+        for job in self._jobs.values():
+            if job.live_clock and job.clock_offset != offset:
+                job.clock_offset = offset
+                self._changed.add(job.key)
+                moved = True
+        return moved
 
     # -- an earlier version's jobs ------------------------------------------
 

@@ -390,7 +390,7 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
     ) -> str | None:
         """Save an SVG of the screen (0600) under the data dir and toast where."""
         folder = Path(path) if path else self.desk.dirs.screenshots_dir
-        name = filename or f"accountdesk-{self.desk.now().strftime('%Y%m%d-%H%M%S')}.svg"
+        name = filename or f"accountdesk-{self.desk.wall_time():%Y%m%d-%H%M%S}.svg"
         target = folder / name
         svg = self.export_screenshot()
         if not self.desk.store.write_text(target, svg):

@@ -332,7 +332,7 @@ transactions job on the account screen first if the list is empty.
         if self.view is None or not self.view.total:
             self.notify("Nothing to export yet.", severity="warning")
             return
-        stamp = self.desk.now().strftime("%Y%m%d-%H%M%S")
+        stamp = self.desk.wall_time().strftime("%Y%m%d-%H%M%S")
         safe_user = re.sub(r"[^A-Za-z0-9_.-]", "_", self.user_id)
         path = self.export_dir() / f"transactions-{safe_user}-{stamp}.csv"
         self._export(path)
