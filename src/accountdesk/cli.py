@@ -216,6 +216,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("tour", nargs="?", metavar="TOUR", help="a shipped tour's id, e.g. mfa")
     demo.add_argument("--file", metavar="PATH", type=Path, help="a tour file of your own (TOML)")
+    demo.add_argument(
+        "--list", action="store_true", help="print the tours (id, steps, title) and exit"
+    )
+    demo.add_argument("--json", action="store_true", help="with --list: the tours and their steps")
     return parser
 
 
@@ -236,7 +240,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "serve":
             return _serve_web(args)
         if args.command == "demo":
-            return _demo(args)
+            from accountdesk.demo_command import run_demo
+
+            return run_demo(args, missing=_missing, on_first_frame=_after_first_frame)
         return _run_dashboard(args)
     finally:
         gc.enable()
@@ -347,54 +353,6 @@ def _run_dashboard(args: argparse.Namespace) -> int:
         Desk(settings, dirs), log_level=args.log_level, on_first_frame=_after_first_frame
     )
     app.run()
-    return app.return_code or 0
-
-
-def _demo(args: argparse.Namespace) -> int:
-    """``accountdesk demo [TOUR] [--file PATH]``: tours on a fresh embedded sandbox."""
-    try:
-        from accountdesk.core.demo import demo_settings
-        from accountdesk.core.paths import AppDirs
-        from accountdesk.core.settings import ConfigError
-        from accountdesk.core.tours import Tour, TourFileError, load_tour, shipped_tours
-    except ImportError as error:
-        return _missing(error)
-    if args.base_url:
-        return _fail("demo: tours run on a fresh embedded sandbox; drop --base-url")
-    if args.tour and args.file:
-        return _fail("demo: give a tour's id or --file, not both")
-    try:
-        tours = [load_tour(args.file)] if args.file else shipped_tours()
-    except TourFileError as error:
-        return _fail(str(error))
-    chosen: Tour | list[Tour] = tours[0] if args.file else tours
-    if args.tour:
-        by_id = {tour.id: tour for tour in tours}
-        if args.tour not in by_id:
-            return _fail(f"demo: no tour {args.tour!r}; the tours are: {', '.join(by_id)}")
-        chosen = by_id[args.tour]
-    dirs = AppDirs.default(args.config)
-    try:
-        settings = demo_settings(dirs.config_path, profile=args.profile)
-    except ConfigError as error:
-        return _fail(str(error))
-    import datetime as dt
-    import tempfile
-
-    from accountdesk.core.demo import demo_desk
-    from accountdesk.tui.app import AccountDeskApp
-
-    # A fresh start every time: jobs and recent lookups of the demo live in a
-    # scratch folder removed at exit (the log and the config are the usual ones).
-    with tempfile.TemporaryDirectory(prefix="accountdesk-demo-") as scratch:
-        start = dt.datetime.now(dt.UTC).replace(microsecond=0)
-        desk = demo_desk(
-            settings, AppDirs(dirs.config_path, Path(scratch), dirs.log_dir), start=start
-        )
-        app = AccountDeskApp(
-            desk, log_level=args.log_level, on_first_frame=_after_first_frame, tour=chosen
-        )
-        app.run()
     return app.return_code or 0
 
 
