@@ -224,3 +224,29 @@ def test_help_keeps_paths_whole_and_explains_the_screenshot_folder(
         build_parser().parse_args(["screenshots", "--help"])
     text = capsys.readouterr().out
     assert "folder to write the SVG files into" in text
+
+
+def test_the_dashboard_takes_a_control_token(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    seen: dict[str, object] = {}
+
+    class FakeApp:
+        return_code = 0
+
+        def __init__(self, desk, *, log_level, on_first_frame):
+            seen["settings"] = desk.settings
+
+        def run(self) -> None:
+            pass
+
+    import accountdesk.tui.app
+
+    monkeypatch.setattr(accountdesk.tui.app, "AccountDeskApp", FakeApp)
+    token = "trainer-control-token-0123456789"
+    argv = ["--config", str(tmp_path / "c.toml"), "--base-url", "http://trainer.example:8765"]
+    assert cli.main([*argv, "--control-token", token]) == 0
+    settings = seen["settings"]
+    assert settings.sandbox_control_token.get_secret_value() == token
+    help_text = cli.build_parser().format_help()
+    assert "--control-token" in help_text and "ACCOUNTDESK_SANDBOX_CONTROL_TOKEN" in help_text

@@ -79,7 +79,8 @@ SANDBOX_CODES: Mapping[str, ErrorSpec] = MappingProxyType(
                 meaning="a control call (reset, clock, the list of trainees) reached a sandbox "
                 "served on the network or running a training room, which needs its control "
                 "token so one trainee cannot reset everyone's world.",
-                next_step="Set sandbox_control_token to the token the sandbox printed at start.",
+                next_step="Give the app the token the sandbox printed: --control-token or "
+                "sandbox_control_token.",
             ),
             _sandbox_spec(
                 "AC-913",

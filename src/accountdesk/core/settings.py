@@ -105,6 +105,8 @@ class Profile(BaseModel):
     api_key: str | None = None
     api_secret: SecretStr | None = None
     theme: str | None = None
+    #: A training sandbox's control token: F4 then shows the room (trainees).
+    sandbox_control_token: SecretStr | None = None
 
     @field_validator("base_url")
     @classmethod
@@ -130,7 +132,8 @@ class Settings(BaseSettings):
     #: Where copied text goes: the terminal (OSC 52), a file and a dialog, or
     #: "auto" (OSC 52 unless the environment shows it cannot arrive; core.clipboard).
     clipboard: ClipboardMode = ClipboardMode.AUTO
-    #: Sent to a sandbox served on a non-loopback interface for its control endpoints.
+    #: Sent to a sandbox for its control endpoints (served beyond loopback, or a
+    #: training room); with it, F4 on a training room shows the trainees.
     sandbox_control_token: SecretStr | None = None
     #: Keys of the config file this version does not know (ignored; the app logs them).
     ignored_keys: tuple[str, ...] = ()
