@@ -182,3 +182,21 @@ def test_a_job_record_keeps_its_clock(tmp_path: Path) -> None:
     assert TrackedJob.from_record(record).clock_offset is None
     for bad in ("soon", float("nan"), 1e30, True):
         assert TrackedJob.from_record({**record, "clock_offset": bad}).clock_offset is None
+
+
+async def test_another_keys_clock_never_moves_this_keys_jobs(tmp_path: Path) -> None:
+    """Signed in again with another key (no sign-out between): its world's clock is its own."""
+    wall = WallClock()
+    room = create_app(clock=FrozenClock(START), tenants=True, job_seconds=3600)
+    dirs = AppDirs(tmp_path / "config.toml", tmp_path / "data", tmp_path / "logs")
+    settings = Settings(base_url="http://127.0.0.1:8765")
+    desk = Desk(settings, dirs, transport=httpx.ASGITransport(room), clock=wall)
+    await desk.sign_in("trainee_alice", SECRET)
+    await desk.advance_sandbox_clock(300)
+    desk.track_job(await desk.client.start_identity("user_good"), "user_good")
+    await desk.sign_in("trainee_bob", SECRET)  # bob's world: not moved
+    assert desk.now() == START
+    await desk.sign_in("trainee_alice", SECRET)
+    [job] = desk.tracker.jobs
+    assert job.clock_offset == 300.0
+    await desk.close()

@@ -202,17 +202,18 @@ class Desk(SandboxSession, Remembering):
         # (the client's own registry goes with the client).
         register_secret(api_secret)
         client = await self.connection.sign_in(api_key, api_secret)
+        self.stop_polling()  # signed in again without signing out: the last key's jobs saved
+        # Reloaded for this key (another app may have saved since), and not
+        # before the sandbox's time is learnt: its jobs start on that clock.
+        self._tracker = None
         self._client = client
         # A sandbox over HTTP (a trainer's `accountdesk sandbox`) says so here;
         # a live service answers 404 and stays live.
         self._scenarios = await self._read_scenarios()
         if self.is_sandbox:  # a trainer's sandbox may have been moved ahead already
             await self._learn_sandbox_time()
-        if self._poller is not None and api_key != self.signed_in_as:
-            self.stop_polling()  # signed in again with another key: its jobs are not ours
         self.signed_in_as = api_key
         log.info("signed in with key %s on %s", api_key, self.service_key)
-        self._tracker = None  # reload: another app may have saved since
         self.poller.start(client)
         self.listener.jobs_changed()
 
