@@ -274,3 +274,15 @@ def test_sandbox_help_says_how_to_list_reset_one_and_reset_all(
     assert re.match(r"\s+GET\s+/_sandbox/trainees\s+list", epilog[1])
     assert re.match(r"\s+POST\s+/_sandbox/reset\?trainee=NAME\s+reset one", epilog[2])
     assert re.match(r"\s+POST\s+/_sandbox/reset\s+reset every", epilog[3])
+
+
+async def test_on_the_real_clock_a_trainee_in_step_is_zero_ahead() -> None:
+    """Two reads of a running clock differ by microseconds: never a negative "ahead"."""
+    app = create_app(tenants=True, control_token=TOKEN)  # the system clock, running
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url=BASE_URL) as http:
+        alice = await sign_in(http, "trainee_alice")
+        await sign_in(http, "trainee_bob")
+        await http.post("/_sandbox/clock/advance", headers=alice, json={"seconds": 90})
+        for _ in range(20):
+            rows = (await http.get("/_sandbox/trainees", headers=CONTROL)).json()["trainees"]
+            assert [row["clock_ahead_seconds"] for row in rows] == [90, 0]

@@ -279,7 +279,10 @@ class SandboxEngine:
         rows = []
         for trainee in self.tenants.trainees() if self.tenants is not None else []:
             summary = trainee.world.summary()
-            ahead = (summary["clock"] - now).total_seconds()
+            # The world's own offset, not the gap between two reads of a
+            # running clock (microseconds, either way).
+            clock = trainee.world.clock
+            ahead = clock.offset.total_seconds() if isinstance(clock, OffsetClock) else 0.0
             rows.append(
                 {
                     "name": trainee.name,
