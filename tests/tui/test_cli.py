@@ -275,3 +275,32 @@ def test_each_listed_variable_sets_its_setting(
     if field == "profile":
         config.write_text("[profiles.p]\n")
     assert getattr(load_settings(config), field) == expected
+
+
+def test_the_dashboard_takes_a_control_token(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    seen: dict[str, object] = {}
+
+    class FakeApp:
+        return_code = 0
+
+        def __init__(self, desk, *, log_level, on_first_frame):
+            seen["settings"] = desk.settings
+
+        def run(self) -> None:
+            pass
+
+    import accountdesk.tui.app
+    import accountdesk.tui.terminal
+
+    monkeypatch.setattr(accountdesk.tui.app, "AccountDeskApp", FakeApp)
+    # pytest's stdin is no terminal: this fake app needs none.
+    monkeypatch.setattr(accountdesk.tui.terminal, "terminal_problem", lambda *_: None)
+    token = "trainer-control-token-0123456789"
+    argv = ["--config", str(tmp_path / "c.toml"), "--base-url", "http://trainer.example:8765"]
+    assert cli.main([*argv, "--control-token", token]) == 0
+    settings = seen["settings"]
+    assert settings.sandbox_control_token.get_secret_value() == token
+    help_text = cli.build_parser().format_help()
+    assert "--control-token" in help_text and "ACCOUNTDESK_SANDBOX_CONTROL_TOKEN" in help_text

@@ -317,3 +317,16 @@ async def test_a_table_too_short_to_draw_still_gets_its_index_and_total(make_app
         await settle(pilot)
         assert screen.view.data.indexed
         assert "…" not in str(screen.query_one("#transactions-total", Static).render())
+
+
+@pytest.mark.anyio
+async def test_an_export_is_named_by_the_wall_clock_after_f4(make_app: Any) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        screen = await open_transactions(pilot, "user_good")
+        await app.desk.advance_sandbox_clock(300)  # F4 +5 min: the sandbox reads 09:35
+        screen.query_one(TransactionTable).focus()
+        await pilot.press("s")
+        await settle(pilot)
+        assert screen.last_export is not None
+        assert screen.last_export.name == "transactions-user_good-20261120-093000.csv"

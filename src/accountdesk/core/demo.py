@@ -66,6 +66,9 @@ def demo_desk(
         settings,
         dirs,
         clock=StoppedClock(start),
+        # Files are still named by the real time: two exports of one demo
+        # must not share a name.
+        wall_clock=lambda: dt.datetime.now(dt.UTC),
         poll_interval=poll_interval,
         sandbox_options={"frozen_at": start, "ids": 1},
         secret_backend=secret_backend,

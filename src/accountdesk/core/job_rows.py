@@ -31,6 +31,12 @@ __all__ = [
     "user_blocked_until",
 ]
 
+#: The details line of a job an earlier version kept (``core.earlier_files``).
+EARLIER_VERSION = (
+    "kept by an earlier version for this service: it becomes the job of the first key "
+    "whose poll of it succeeds"
+)
+
 #: (key, label) of the jobs table's columns, in order.
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("user", "User"),
@@ -60,6 +66,8 @@ def _error_text(job: TrackedJob) -> str:
 
 def job_note(job: TrackedJob, *, stale: bool) -> str:
     """Text for the note column (cut to its width on screen); the details line says it all."""
+    if job.legacy:
+        return "earlier version: not this key's yet"
     if job.gone:
         return f"gone ({job.last_error_code or 'unknown'})"
     parts = []
@@ -139,6 +147,8 @@ def job_details(job: TrackedJob) -> list[tuple[str, str]]:
     block = block_text(job)
     if block is not None:
         details.append(("", block))
+    if job.legacy:
+        details.append(("", EARLIER_VERSION))
     if job.mfa is not None and job.mfa.attempts_remaining is not None:
         details.append(("MFA attempts left", str(job.mfa.attempts_remaining)))
     return details

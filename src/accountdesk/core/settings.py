@@ -106,6 +106,8 @@ class Profile(BaseModel):
     api_key: str | None = None
     api_secret: SecretStr | None = None
     theme: str | None = None
+    #: A training sandbox's control token: F4 then shows the room (trainees).
+    sandbox_control_token: SecretStr | None = None
 
     @field_validator("base_url")
     @classmethod
@@ -143,7 +145,7 @@ class Settings(BaseSettings):
     )
     sandbox_control_token: SecretStr | None = Field(
         default=None,
-        description="the control token of a sandbox served beyond loopback (its clock, reset)",
+        description="the control token of a sandbox served beyond loopback or of a training room (its clock, reset, the trainees in F4)",
     )
     #: Keys of the config file this version does not know (ignored; the app logs them).
     ignored_keys: tuple[str, ...] = ()

@@ -13,6 +13,7 @@ A tour is a small TOML file; the shipped ones are package data
     user = "user_manual"            # what it needs: user, answer, seconds, secret
     say = "We open the account of a manually linked user."   # the caption, read aloud
     look = "the Balance panel"      # where the audience looks (optional)
+    point_at = "user_manual"        # a user to bring into view and highlight (optional)
     expect = "AC-105"               # the code the service must answer (optional)
     explain = ["AC-107"]            # more codes to explain (optional)
 
@@ -52,6 +53,8 @@ __all__ = [
     "parse_tour",
     "shipped_tour",
     "shipped_tours",
+    "tour_listing",
+    "tours_document",
 ]
 
 #: Longest caption (it must fit a few lines at 80 columns, beside the code texts).
@@ -115,6 +118,10 @@ class TourStep(BaseModel):
     seconds: float | None = Field(default=None, gt=0, le=MAX_CLOCK_STEP, allow_inf_nan=False)
     expect: str | None = None
     explain: tuple[str, ...] = ()
+    #: A user id the step points at: once it has run, the list on screen that
+    #: holds it (the lookup screen's) scrolls to it and highlights it, so a
+    #: row below the fold at 80x24 is seen.
+    point_at: str | None = None
 
     @field_validator("say")
     @classmethod
@@ -141,7 +148,7 @@ class TourStep(BaseModel):
             raise ValueError("a clock step is more than 0 seconds and at most 366 days")
         return seconds
 
-    @field_validator("user")
+    @field_validator("user", "point_at")
     @classmethod
     def _user_id(cls, user: str | None) -> str | None:
         problem = sandbox_user_id_problem(user) if user is not None else None
@@ -249,6 +256,32 @@ def shipped_tour(tour_id: str) -> Tour:
     if tour_id not in tours:
         raise KeyError(f"no tour {tour_id!r}; the tours are: {', '.join(tours)}")
     return tours[tour_id]
+
+
+def tour_listing(tours: list[Tour]) -> str:
+    """``accountdesk demo --list``: one line per tour (id, steps, title), for a lesson plan."""
+    width = max([len("id"), *(len(tour.id) for tour in tours)])
+    lines = [f"{'id':<{width}}  steps  title"]
+    lines += [f"{tour.id:<{width}}  {len(tour.steps):>5}  {tour.title}" for tour in tours]
+    return "\n".join(lines)
+
+
+def tours_document(tours: list[Tour]) -> list[dict[str, Any]]:
+    """``accountdesk demo --list --json``: every tour and its steps, for a script.
+
+    A step's ``secret`` (a wrong one, typed on purpose) is left out: a
+    listing is printed, piped and pasted.
+    """
+    return [
+        {
+            "id": tour.id,
+            "title": tour.title,
+            "summary": tour.summary,
+            "order": tour.order,
+            "steps": [step.model_dump(mode="json", exclude={"secret"}) for step in tour.steps],
+        }
+        for tour in tours
+    ]
 
 
 def _id_of(file_name: str) -> str:

@@ -166,12 +166,15 @@ def served_app(
 ) -> tuple[Starlette, str | None]:
     """The app :func:`serve` runs on ``host``, and its control token.
 
-    Beyond loopback a control token is made when none is given. Options out
-    of bounds raise :class:`SandboxOptionError` before anything listens.
+    Beyond loopback, and for a training room (``tenants=True``) on any host,
+    a control token is made when none is given: trainees on one training PC
+    reach loopback as well as the trainer does. Options out of bounds raise
+    :class:`SandboxOptionError` before anything listens.
     """
     import secrets
 
-    if control_token is None and not is_loopback_host(host):
+    room = bool(create_app_kwargs.get("tenants"))
+    if control_token is None and (room or not is_loopback_host(host)):
         control_token = secrets.token_urlsafe(32)
     try:
         app = create_app(control_token=control_token, **create_app_kwargs)
@@ -199,7 +202,22 @@ def welcome_lines(host: str, port: int, *, tenants: bool = False) -> list[str]:
             f"  training room: each trainee signs in with API key {TRAINEE_PREFIX}<name> "
             f"(lower-case letters, digits, _ or -), secret {TRAINEE_SECRET}: a world of their own"
         )
+        lines += room_lines(url)
     return lines
+
+
+def room_lines(url: str) -> list[str]:
+    """How the trainer lists the trainees, resets one or all (curl), and opens the room in the app."""
+    from accountdesk.contract.sandbox_codes import CONTROL_TOKEN_HEADER
+
+    header = f'-H "{CONTROL_TOKEN_HEADER}: $TOKEN"'  # double quotes: the shell fills it in
+    return [
+        "  the trainer, with TOKEN set to the control token printed below:",
+        f"    list the trainees  curl {header} {url}/_sandbox/trainees",
+        f"    reset one trainee  curl -X POST {header} '{url}/_sandbox/reset?trainee=NAME'",
+        f"    reset everyone     curl -X POST {header} {url}/_sandbox/reset",
+        f"    in the dashboard   accountdesk --base-url {url} --control-token $TOKEN, then F4",
+    ]
 
 
 def serve(

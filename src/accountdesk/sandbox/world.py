@@ -216,6 +216,32 @@ class World:
             self.clock.reset()
             return self.clock.now()
 
+    def summary(self) -> dict[str, Any]:
+        """What a trainer sees of this world: its time, its jobs and its blocks.
+
+        Settles every job (a finished job stops counting as open): a walk over
+        the world's jobs, fine for a room's list read every few seconds.
+        """
+        with self.lock:
+            now = self.clock.now()
+            open_jobs = waiting = 0
+            for job in self._jobs.values():
+                job.settle(now)
+                open_jobs += job.is_active
+                waiting += job.status is JobStatus.MFA_REQUIRED
+            blocks = sorted(
+                (user_id, until)
+                for user_id, user in self._users.items()
+                if (until := user.budget.blocked_at(now)) is not None
+            )
+            return {
+                "clock": now,
+                "jobs": len(self._jobs),
+                "open_jobs": open_jobs,
+                "waiting_for_mfa": waiting,
+                "blocks": blocks,
+            }
+
     def advance(self, seconds: object) -> dt.datetime:
         """Move this world's clock forward; returns the new time."""
         with self.lock:

@@ -14,31 +14,24 @@ from __future__ import annotations
 
 import logging
 import os
-import sys
-import time
 from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.driver import Driver
-from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
-from accountdesk.core.crash import crash_lines, log_crash
 from accountdesk.core.desk import Desk
 from accountdesk.core.errors import ErrorRecord
-from accountdesk.core.formatting import fold_paths
 from accountdesk.core.jobs import TrackedJob
 from accountdesk.core.logs import install_file_logging, remove_file_logging
 from accountdesk.core.notices import Notice, mfa_offer
 from accountdesk.core.poller import PollerState
-from accountdesk.core.toasts import ToastStack
 
-from .base import MIN_SIZE, DeskModal, ForwardsWorkerFailures, fit_terminal
+from .base import MIN_SIZE, ForwardsWorkerFailures, fit_terminal
 from .commands import DeskCommands, system_commands
 from .demo import DemoHost, DemoStart
 from .messages import (
@@ -48,17 +41,17 @@ from .messages import (
     OpenAccount,
     OpenMfaDialog,
     ReachabilityChanged,
-    RedrawToasts,
     ServiceFailed,
     ShowNotice,
     SignedIn,
     SignOutRequested,
-    StackToast,
 )
 from .resources import styles_path
 from .scheduling import TextualScheduler
 from .screens.login import LoginScreen
 from .terminal import measure_as_terminals_draw
+from .terminal_app import TerminalAware
+from .toasting import StackedToasts
 
 if TYPE_CHECKING:
     from accountdesk.core.mfa import MfaResult
@@ -67,16 +60,8 @@ __all__ = ["MIN_SIZE", "AccountDeskApp"]
 
 log = logging.getLogger(__name__)
 
-#: Theme variables under NO_COLOR: states marked by underline, weight and reverse video.
-_NO_COLOUR_STYLES = {
-    "block-cursor-text-style": "bold underline",
-    "block-cursor-blurred-text-style": "underline",
-    "input-cursor-text-style": "reverse",
-    "button-focus-text-style": "bold reverse",
-}
 
-
-class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
+class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoHost):
     """Terminal dashboard for the Account Data Service.
 
     ``desk`` holds everything a session needs (see ``accountdesk.core.desk``);
@@ -86,7 +71,6 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
     TITLE = "accountdesk"
     COMMANDS = App.COMMANDS | {DeskCommands}
     CSS_PATH = styles_path("app.tcss")
-    NOTIFICATION_TIMEOUT = 8
     #: Under 24 lines screens get ``-short`` (app.tcss: inputs and buttons one
     #: line high, detail panes smaller), so the minimum size keeps every field.
     VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]  # noqa: RUF012 (Textual's own type)
@@ -127,11 +111,8 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
         super().__init__(tour=tour)
         self.jobs_changed_signal: Signal[None] = Signal(self, "jobs-changed")
         self._jobs_change_pending = False
-        self._toasts = ToastStack()
-        self._toast_generation = 0
         self._logged_clashes: set[tuple[str, frozenset[str]]] = set()
-        #: The lines printed after an unexpected error ended the app (core.crash).
-        self.crash_report: list[str] = []
+        self.crash_report = []
         desk.attach(self, TextualScheduler(self))
         theme = desk.settings.theme
         if theme and theme in self.available_themes:
@@ -267,84 +248,6 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
     def on_open_mfa_dialog(self, message: OpenMfaDialog) -> None:
         self.open_mfa_dialog(message.key)
 
-    # -- toasts: a capped stack, repeats counted (core.toasts) ------------------
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None:
-        """Every toast of the app: a repeat is counted, not stacked; at most three show.
-
-        Thread-safe like Textual's: the stack changes on the app's loop.
-        """
-        wait = self.NOTIFICATION_TIMEOUT if timeout is None else timeout
-        self.post_message(StackToast(title, message, severity, wait, markup))
-
-    def on_stack_toast(self, message: StackToast) -> None:
-        self._toasts.add(
-            message.title,
-            message.message,
-            message.severity,
-            timeout=message.timeout,
-            now=time.monotonic(),
-            markup=message.markup,
-        )
-        self.redraw_toasts()
-
-    def redraw_toasts(self) -> None:
-        """Draw the stack again soon (a toast came, a dialog opened or closed)."""
-        # Behind the redraws queued before (Textual adds a toast through a
-        # message, but clears at once): only the newest counts.
-        self._toast_generation += 1
-        self.post_message(RedrawToasts(self._toast_generation))
-
-    def on_redraw_toasts(self, message: RedrawToasts) -> None:
-        if message.generation != self._toast_generation:
-            return
-        # After the pending mounts: a screen shown again (a dialog closed)
-        # mounts its toasts then, and one still mounting would survive the
-        # clearing below and be drawn twice.
-        self.call_after_refresh(self._redraw_toasts, message.generation)
-
-    def _redraw_toasts(self, generation: int) -> None:
-        if generation != self._toast_generation:
-            return
-        super().clear_notifications()
-        # Textual redraws toasts on the top screen only: one that landed on
-        # the screen below a dialog would stay there, a ghost. Toasts live on
-        # the top screen; a screen shown again gets them back from the app.
-        for screen in self.screen_stack[:-1]:
-            for rack in screen.query("ToastRack"):
-                rack.remove_children()
-        now = time.monotonic()
-        # A dialog's text is never covered: while one is open the toasts wait,
-        # keeping the time they have left (core.toasts).
-        if any(isinstance(screen, DeskModal) for screen in self.screen_stack):
-            self._toasts.hold(now)
-        else:
-            self._toasts.release(now)
-        # Textual's toast: 60 wide at most and half the screen, less its
-        # padding and edge. A path is broken at its separators to fit.
-        width = min(60, self.size.width // 2) - 3
-        for toast in self._toasts.visible(now):
-            super().notify(
-                fold_paths(toast.message, width),
-                title=toast.display_title,
-                severity=toast.severity,
-                timeout=max(toast.remaining(now), 0.1),
-                markup=toast.markup,
-            )
-
-    def clear_notifications(self) -> None:
-        self._toasts.clear()
-        self._toast_generation += 1
-        super().clear_notifications()
-
     # -- drawing what the desk says ----------------------------------------------
 
     def show_notice(self, notice: Notice) -> None:
@@ -433,7 +336,7 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
     ) -> str | None:
         """Save an SVG of the screen (0600) under the data dir and toast where."""
         folder = Path(path) if path else self.desk.dirs.screenshots_dir
-        name = filename or f"accountdesk-{self.desk.now().strftime('%Y%m%d-%H%M%S')}.svg"
+        name = filename or f"accountdesk-{self.desk.wall_time():%Y%m%d-%H%M%S}.svg"
         target = folder / name
         svg = self.export_screenshot()
         if not self.desk.store.write_text(target, svg):
@@ -452,47 +355,8 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
             return False  # a dialog is answered or closed first
         return super().check_action(action, parameters)  # the tour's and the panel's keys
 
-    def _handle_exception(self, error: Exception) -> None:
-        # Textual's report is the traceback with its locals, as wide as the
-        # terminal, and nothing in the log: ours logs the traceback and, once
-        # the terminal is restored, prints a few lines (core.crash; run()).
-        if self._exception is None:  # Pilot re-raises the first one in tests
-            self._exception = error
-            self._exception_event.set()
-        self._return_code = 1
-        log_crash(log, error)
-        log_file = self.desk.dirs.log_file if self._log_handler is not None else None
-        self.crash_report = crash_lines(error, log_file)
-        self.bell()
-        self.panic()  # ends the app, with nothing of Textual's to print
-
-    def run(self, *args: Any, **options: Any) -> Any:
-        """Run the app; after an unexpected error, print its few lines once the terminal is back.
-
-        Plain lines, not rich's: a path wrapped by rich could not be copied whole.
-        """
-        result = super().run(*args, **options)
-        if self.crash_report:
-            print("\n".join(self.crash_report), file=sys.stderr)
-        return result
-
-    def get_css_variables(self) -> dict[str, str]:
-        variables = super().get_css_variables()
-        if self.no_color:
-            # NO_COLOR draws in greys: the cursor row, the highlighted option and
-            # the text cursor are marked by more than a shade.
-            variables.update(_NO_COLOUR_STYLES)
-        return variables
-
-    def get_driver_class(self) -> type[Driver]:
-        # In a terminal, ours: sizes and pastes a person can trust (terminal_driver).
-        # Another driver named in the environment (web mode's) or Windows's stays.
-        chosen = super().get_driver_class()
-        if chosen.__module__ == "textual.drivers.linux_driver":
-            from .terminal_driver import TerminalDriver
-
-            return TerminalDriver
-        return chosen
+    def crash_log_file(self) -> Path | None:
+        return self.desk.dirs.log_file if self._log_handler is not None else None
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from system_commands(self, screen, super().get_system_commands(screen))

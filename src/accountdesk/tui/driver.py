@@ -19,7 +19,7 @@ from typing import Any
 
 from textual.app import App
 from textual.message_pump import MessagePump
-from textual.widgets import Button, Input
+from textual.widgets import Button, Input, OptionList
 from textual.worker import WorkerFailed, WorkerState
 
 from .base import desk_of
@@ -146,6 +146,27 @@ class Driver:
         await desk.advance_sandbox_clock(seconds)
         desk.poller.poll_now(force=True)
         await self.settle()
+
+    async def point_at(self, option_id: str) -> bool:
+        """Highlight the option ``option_id`` in a list on the top screen, scrolled into view.
+
+        False when no list there holds it (the step pointed at nothing shown).
+        """
+        for options in self.app.screen.query(OptionList):
+            index = next(
+                (
+                    i
+                    for i in range(options.option_count)
+                    if options.get_option_at_index(i).id == option_id
+                ),
+                None,
+            )
+            if index is not None:
+                options.highlighted = index
+                options.scroll_to_highlight()
+                await self.settle()
+                return True
+        return False
 
     async def back(self) -> None:
         """Close the top screen (Escape on most screens)."""

@@ -29,6 +29,7 @@ __all__ = [
     "PasteGuard",
     "bounded_size_environment",
     "measure_as_terminals_draw",
+    "prepare_terminal",
     "terminal_problem",
     "terminal_size",
 ]
@@ -74,6 +75,26 @@ def terminal_problem(
             "such as xterm, or set TERM=xterm-256color"
         )
     return None
+
+
+def prepare_terminal() -> str | None:
+    """Why the dashboard cannot run in this process's terminal (one line); else None.
+
+    When it can, ``COLUMNS``/``LINES`` in ``os.environ`` are made safe for
+    Textual and rich first (see :func:`bounded_size_environment`).
+    """
+    import sys
+
+    problem = terminal_problem(os.environ, sys.__stdin__, sys.__stderr__)
+    if problem is None:
+        real_terminal = DRIVER_VARIABLE not in os.environ
+        safe = bounded_size_environment(os.environ, real_terminal=real_terminal)
+        for name in ("COLUMNS", "LINES"):
+            if name in safe:
+                os.environ[name] = safe[name]
+            else:
+                os.environ.pop(name, None)
+    return problem
 
 
 def _is_tty(stream: _Stream) -> bool:

@@ -242,6 +242,8 @@ class TourRunner:
             # The step's action has returned, but a screen it opened may not
             # have read yet: judged now, its error would not be in the log.
             await self._until_quiet(index)
+            if step.point_at is not None:  # below the fold at 80x24: scrolled to
+                await self.driver.point_at(step.point_at)
             answers = [
                 ServiceAnswer(record.code, record.title, record.message)
                 for record in desk.error_log.records[errors_before:]

@@ -125,5 +125,5 @@ def copy_text(
             markup=False,
         )
         return
-    path = save_clip(desk.store, desk.dirs.clipboard_dir, text, name, desk.now(), suffix)
+    path = save_clip(desk.store, desk.dirs.clipboard_dir, text, name, desk.wall_time(), suffix)
     screen.app.push_screen(ClipboardDialog(title, text, path=path, reason=route.reason))

@@ -147,7 +147,8 @@ service tells (the sandbox does).
         table = self.query_one(FittedTable)
         query = self.query_one("#jobs-filter", Input).value
         shown = [job for job in tracker.jobs if matches(job, query)]
-        rows = [job_row(job, now, stale=poller.is_stale(job, now)) for job in shown]
+        # Each age on the clock its job started on (a sandbox's may have moved).
+        rows = [job_row(job, desk.job_now(job), stale=poller.is_stale(job, now)) for job in shown]
         if [row.key for row in rows] == [key.value for key in table.rows]:
             # The same jobs in the same order (the usual tick): update in place,
             # so the cursor and scroll position stay exactly where they were.
