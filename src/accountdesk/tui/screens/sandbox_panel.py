@@ -26,7 +26,6 @@ from __future__ import annotations
 import datetime as dt
 from typing import ClassVar
 
-from rich.table import Table
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -44,6 +43,7 @@ from accountdesk.tui.messages import ServiceFailed
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.screens.confirm import ConfirmDialog
 from accountdesk.tui.widgets.footer import AppFooter
+from accountdesk.tui.widgets.scenario_row import ScenarioRow
 from accountdesk.tui.widgets.trainee_room import RoomAction, TraineeRoom
 
 __all__ = ["SandboxPanel"]
@@ -268,16 +268,9 @@ Controls of the **sandbox** (never shown on a live service).
             scenarios.add_option(Option("Scenario list unavailable", disabled=True))
             return
         width = max(len(user.user_id) for user in message.users)
-        scenarios.add_options(Option(_row(user, width), id=user.user_id) for user in message.users)
+        scenarios.add_options(
+            Option(ScenarioRow(user, width), id=user.user_id) for user in message.users
+        )
 
     def action_close(self) -> None:
         self.dismiss()
-
-
-def _row(user: ScenarioUser, width: int) -> Table:
-    # The sandbox's words, as sent: Text, never markup.
-    grid = Table.grid(padding=(0, 2))
-    grid.add_column(width=width, no_wrap=True, style="bold")
-    grid.add_column(overflow="fold")
-    grid.add_row(Text(user.user_id), Text(user.summary, style="dim"))
-    return grid
