@@ -130,15 +130,18 @@ class SandboxControl:
         if control_token:
             session.registry.add_secret(control_token)
 
-    async def scenarios(self) -> SandboxCatalogue | None:
+    async def scenarios(self, *, anonymous: bool = False) -> SandboxCatalogue | None:
         """The sandbox's catalogue, or None when the service is not a sandbox.
 
         None for a 404 or any answer not in the catalogue's shape; a
         :class:`~accountdesk.client.TransportError` when there is no answer,
         and the token's own errors (``AC-101``) as from any call.
+        ``anonymous``: no token is fetched or sent (the sandbox serves its
+        catalogue to anyone), so the app can tell a sandbox from a live
+        service before anyone signs in.
         """
         method, path = "GET", "/_sandbox/scenarios"
-        answer = await self._send(method, path)
+        answer = await self._send(method, path, trainer=anonymous)
         if answer.status_code != 200:
             return None
         try:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .connection import ClientFactory, ServiceConnection
+from .desk_transactions import TransactionReads
 from .errors import ErrorLog, ErrorRecord, InternalError
 from .jobs import JobTracker, TrackedJob, job_key
 from .listener import DeskListener, NullListener
@@ -27,9 +28,10 @@ from .recents import RecentLookups
 from .remembering import Remembering
 from .sandbox_session import SandboxSession
 from .secrets import SecretKeeper
+from .service_identity import ServiceIdentity
 from .settings import SANDBOX_SERVICE_KEY, Settings
 from .store import Store, StoreProblem
-from .transaction_cache import TransactionCache, TransactionKey
+from .transaction_cache import TransactionCache
 
 if TYPE_CHECKING:
     import httpx
@@ -42,7 +44,6 @@ if TYPE_CHECKING:
         ScenarioUser,
     )
 
-    from .transactions import TransactionData
 
 __all__ = ["Desk", "DeskListener", "NullListener"]
 
@@ -53,7 +54,7 @@ def _system_clock() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-class Desk(SandboxSession, Remembering):
+class Desk(SandboxSession, Remembering, TransactionReads):
     """One session's state (see the module docstring).
 
     ``transport`` and ``client_factory`` let tests and the embedded sandbox
@@ -84,6 +85,7 @@ class Desk(SandboxSession, Remembering):
         #: ``now`` adds it, so countdowns and ages agree with the service's times.
         self.sandbox_offset = dt.timedelta(0)
         self.store = Store(on_problem=self._store_problem, now=self.clock)
+        self.identity = ServiceIdentity(self.store, dirs.data_dir)
         self.connection = ServiceConnection(
             base_url=settings.base_url,
             transport=transport,
@@ -175,6 +177,7 @@ class Desk(SandboxSession, Remembering):
         if self.embedded or base_url == self.connection.base_url:
             return
         self.connection = self.connection.with_base_url(base_url)
+        self.identity.forget()
         self._scenarios = []
         self.transactions.clear()
         self._recents = None
@@ -339,32 +342,6 @@ class Desk(SandboxSession, Remembering):
     def unfinished_jobs(self) -> int:
         """Jobs still being polled (what quitting or signing out would leave behind)."""
         return len(self.tracker.pollable()) if self.signed_in else 0
-
-    # -- transactions ---------------------------------------------------------------
-
-    def cached_transactions(self, user_id: str) -> TransactionData | None:
-        """A user's transactions read earlier this session, or None."""
-        return self.transactions.get(TransactionKey(*self.state_key, user_id))
-
-    async def load_transactions(self, user_id: str, *, reload: bool = False) -> TransactionData:
-        """A user's transactions: from the session cache, or read (``reload``: always read).
-
-        Raises the client's errors. The client parses a large answer in a
-        thread, straight into the lists the table keeps (no copy).
-        """
-        if not reload and (cached := self.cached_transactions(user_id)) is not None:
-            return cached
-        # NumPy comes with it: imported at the first read, not before the first frame.
-        from .transactions import TransactionData
-
-        key = TransactionKey(*self.state_key, user_id)
-        client = self.client
-        # Columns straight from the JSON (no model per row), parsed off the loop.
-        data = TransactionData.from_columns(await client.get_transaction_columns(user_id))
-        # Signed out (or in again) meanwhile: this read belongs to no session.
-        if self._client is client:
-            self.transactions.put(key, data)
-        return data
 
     # -- reachability -------------------------------------------------------------
 

@@ -27,6 +27,7 @@ __all__ = [
     "ReachabilityChanged",
     "RedrawToasts",
     "ServiceFailed",
+    "ServiceIdentified",
     "ShowNotice",
     "SignOutRequested",
     "SignedIn",
@@ -53,6 +54,10 @@ class SignedIn(Message):
     def __init__(self, api_key: str) -> None:
         super().__init__()
         self.api_key = api_key
+
+
+class ServiceIdentified(Message):
+    """The app learnt, before sign-in, whether the service is a sandbox (the badge follows)."""
 
 
 class SignOutRequested(Message):
