@@ -30,21 +30,11 @@ pytestmark = pytest.mark.anyio
 
 Steps = Callable[[Driver], Awaitable[None]]
 
-BELOW = [
-    (20, 24),
-    (1, 1),
-    (20, 6),
-    (40, 12),
-    (MIN_SIZE[0] - 1, MIN_SIZE[1]),
-    (MIN_SIZE[0], MIN_SIZE[1] - 1),
-]
-AT_OR_ABOVE = [
-    MIN_SIZE,
-    (MIN_SIZE[0] + 1, MIN_SIZE[1] + 1),
-    (80, 24),
-    (250, MIN_SIZE[1]),
-    (MIN_SIZE[0], 70),
-]
+# From 100x30 straight to a narrow width (the 20-column crash), the tiny
+# sizes, both sides of the minimum, wide and tall, then back.
+BELOW = [(20, 24), (1, 1), (20, 6), (40, 12), (MIN_SIZE[0] - 1, MIN_SIZE[1]), (MIN_SIZE[0], 15)]
+AT_OR_ABOVE = [MIN_SIZE, (MIN_SIZE[0] + 1, MIN_SIZE[1] + 1), (80, 24), (250, 16), (60, 70)]
+SWEPT = [*BELOW, *AT_OR_ABOVE, (40, 12), (100, 30)]
 TOO_SMALL = "needs at least"
 
 
@@ -122,7 +112,7 @@ async def test_every_size_from_1x1_up(name: str, make_app: Any) -> None:
         await SWEEP[name](Driver(app, pilot.pause))
         await pilot.pause()
         focused = app.focused
-        await _resize_through(pilot, BELOW + AT_OR_ABOVE + BELOW[::-1] + [(100, 30)], name)
+        await _resize_through(pilot, SWEPT, name)
         assert TOO_SMALL not in screen_text(app)
         assert app.focused is focused  # where the person left it
 
