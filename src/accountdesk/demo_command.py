@@ -14,12 +14,29 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from accountdesk.core.tours import Tour
 
-__all__ = ["run_demo"]
+__all__ = ["add_parser", "run_demo"]
+
+
+def add_parser(commands: Any) -> None:
+    """The ``demo`` command."""
+    demo = commands.add_parser(
+        "demo",
+        help="guided tours of the service's flows, on a fresh embedded sandbox",
+        description="Run a guided tour on a fresh embedded sandbox whose clock moves only when "
+        "the tour (or the sandbox panel, F4) moves it. Without TOUR, pick one from a list. "
+        "Space or Enter: next step; Backspace: the last step again; Esc: leave the tour.",
+    )
+    demo.add_argument("tour", nargs="?", metavar="TOUR", help="a shipped tour's id, e.g. mfa")
+    demo.add_argument("--file", metavar="PATH", type=Path, help="a tour file of your own (TOML)")
+    demo.add_argument(
+        "--list", action="store_true", help="print the tours (id, steps, title) and exit"
+    )
+    demo.add_argument("--json", action="store_true", help="with --list: the tours and their steps")
 
 
 def _fail(message: str) -> int:

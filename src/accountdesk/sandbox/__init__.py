@@ -143,16 +143,18 @@ def create_app(
     return build_app(engine)
 
 
-def load_scenarios(paths: Sequence[str | Path] = ()) -> ScenarioSet:
+def load_scenarios(paths: Sequence[str | Path] = (), *, shipped_users: bool = True) -> ScenarioSet:
     """The shipped default pack and the scenario packs at ``paths``, checked and merged.
 
-    Raises :class:`~.packs.PackError` (a ``ValueError``; one line per problem,
-    each naming the file and the line or field) for any pack that cannot be
-    used. Reads pydantic, never the web framework.
+    ``shipped_users=False``: the packs' users alone (the sandbox's own key,
+    ``sandbox_key``, still signs in). Raises :class:`~.packs.PackError` (a
+    ``ValueError``; one line per problem, each naming the file and the line
+    or field) for any pack that cannot be used. Reads pydantic, never the web
+    framework.
     """
     from .packs import load_scenarios as load
 
-    return load(paths)
+    return load(paths, shipped_users=shipped_users)
 
 
 def embedded_transport(**create_app_kwargs: Any) -> EmbeddedTransport:

@@ -28,7 +28,7 @@ from accountdesk.contract import JobKind, JobStatus, known_spec
 
 from .blocks import MFA_ATTEMPTS, MfaBudget
 from .clock import wire_time
-from .scenarios import JobFailure
+from .scenario import JobFailure
 
 __all__ = ["ACTIVE_STATUSES", "MFA_ATTEMPTS", "Job", "JobKind", "JobStatus", "MfaSession"]
 

@@ -278,7 +278,7 @@ class AnswerSpec(PackModel):
     endpoint: str = Field(description="An endpoint's name (get_balance...) or * for every one.")
     code: str
     status: int | None = Field(default=None, ge=400, le=599)
-    message: Annotated[str, Field(min_length=1, max_length=MAX_TEXT)] | None = None
+    message: Text | None = Field(default=None, description="Default: the catalogue's text.")
     from_call: int = Field(default=1, ge=1, le=10**9)
     calls: int | None = Field(default=None, ge=1, le=10**9, description="Default: every call.")
     retry_after: int | None = Field(default=None, ge=1, le=int(_MAX_SECONDS))
@@ -337,7 +337,7 @@ class FailSpec(PackModel):
     """A job that fails with ``code``: at the end of ``pending`` or when it would complete."""
 
     code: str
-    message: Annotated[str, Field(min_length=1, max_length=MAX_TEXT)] | None = None
+    message: Text | None = Field(default=None, description="Default: the catalogue's text.")
     at: Literal["pending", "in_progress"] = "in_progress"
 
     _code = field_validator("code")(_code)

@@ -57,6 +57,8 @@ _PATTERNS = {
     "api_key": "printable ASCII without spaces, 1 to 128 characters",
     "transaction_id": "1 to 256 characters, no control characters",
 }
+#: What a numeric bound counts, where "at most N" alone would not say.
+_BOUNDED = {"count": "generated transactions per user", "attempts": "wrong answers"}
 _COUNTED = {
     "users": "users per pack",
     "rows": "listed transactions per user",
@@ -130,17 +132,16 @@ def describe_errors(
     error: ValidationError, document: dict[str, Any], source: str, index: dict[Location, int]
 ) -> list[str]:
     """One line per problem of ``error`` (the first :data:`MAX_SHOWN`, then how many more)."""
-    problems = []
+    found = []
     for detail in error.errors(include_url=False):
         location = tuple(detail.get("loc", ()))
         line = located(index, location)
         where = f"{source}: line {line}" if line is not None else source
         path = render_path(location, document)
-        problems.append(
-            f"{where}: {path}: {_problem(detail, location)}"
-            if path
-            else f"{where}: {_problem(detail, location)}"
-        )
+        problem = _problem(detail, location)
+        found.append((line or 0, f"{where}: {path}: {problem}" if path else f"{where}: {problem}"))
+    # In the file's order: a person fixes a file from the top.
+    problems = [text for _, text in sorted(found, key=lambda item: item[0])]
     if len(problems) > MAX_SHOWN:
         more = len(problems) - MAX_SHOWN
         problems = [
@@ -203,7 +204,8 @@ def _problem(detail: Any, location: Location) -> str:
         word = word or {"less_than": "less than", "less_than_equal": "at most"}[kind]
         bound = next(iter(context.values()), "")
         shown = f"{bound:,}" if isinstance(bound, int | float) else str(bound)
-        return f"{word} {shown}"
+        noun = f" {_BOUNDED[field]}" if field in _BOUNDED else ""
+        return f"{word} {shown}{noun}"
     if kind in {"literal_error", "enum"}:
         expected = str(context.get("expected", ""))
         given = detail.get("input")

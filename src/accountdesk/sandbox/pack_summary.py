@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from accountdesk.contract import ALL_ENDPOINTS, JobKind, known_spec
 
-from .scenarios import ForcedAnswer, GeneratedTransactions, Scenario
+from .scenario import ForcedAnswer, GeneratedTransactions, Scenario
 
 __all__ = ["answer_words", "describe", "details"]
 

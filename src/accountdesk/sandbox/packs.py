@@ -34,7 +34,7 @@ from accountdesk.contract import JobKind
 from .pack_models import EVERY_ENDPOINT, MAX_PACK_BYTES, ScenarioPack, TransactionsSpec, UserSpec
 from .pack_problems import describe_errors, line_index
 from .pack_summary import describe
-from .scenarios import (
+from .scenario import (
     AccountData,
     Address,
     BalanceData,
@@ -141,13 +141,19 @@ def _toml_problem(error: tomllib.TOMLDecodeError) -> str:
     return f"{where}not valid TOML: {message}"
 
 
-def load_scenarios(paths: Iterable[Path | str] = (), *, shipped: bool = True) -> ScenarioSet:
-    """The shipped default pack and the packs at ``paths``, merged; :class:`PackError` otherwise."""
+def load_scenarios(paths: Iterable[Path | str] = (), *, shipped_users: bool = True) -> ScenarioSet:
+    """The shipped default pack and the packs at ``paths``, merged; :class:`PackError` otherwise.
+
+    ``shipped_users=False`` serves the packs' users alone (``--scenarios-only``): the
+    shipped pack then gives only its credential for every user, ``sandbox_key``.
+    """
     packs: list[tuple[PackSource, ScenarioPack]] = []
     problems: list[str] = []
-    if shipped:
-        pack = read_pack(shipped_pack_path(), name=SHIPPED_PACK)
-        packs.append((_source(SHIPPED_PACK, pack, shipped=True), pack))
+    pack = read_pack(shipped_pack_path(), name=SHIPPED_PACK)
+    if not shipped_users:
+        every_user = [credential for credential in pack.credentials if credential.users is None]
+        pack = pack.model_copy(update={"users": [], "credentials": every_user})
+    packs.append((_source(SHIPPED_PACK, pack, shipped=True), pack))
     for path in paths:
         try:
             pack = read_pack(path)
@@ -184,20 +190,19 @@ def merge_packs(packs: Sequence[tuple[PackSource, ScenarioPack]]) -> ScenarioSet
         for position, spec in enumerate(pack.users, start=1):
             known = users.get(spec.id)
             if known is not None:
-                where = "earlier in this file" if known.source == source.name else known.source
+                where = _elsewhere(known.source, source.name)
                 problems.append(
                     f"{source.name}: users[{position}] ({spec.id}): the user id is defined "
-                    f"twice: here and in {where}"
+                    f"twice: here and {where}"
                 )
                 continue
             users[spec.id] = scenario_of(spec, source.name)
         for position, given in enumerate(pack.credentials, start=1):
             if given.api_key in credentials:
-                where = credentials[given.api_key][1]
-                where = "earlier in this file" if where == source.name else where
+                where = _elsewhere(credentials[given.api_key][1], source.name)
                 problems.append(
                     f"{source.name}: credentials[{position}]: API key {given.api_key} is defined "
-                    f"twice: here and in {where}"
+                    f"twice: here and {where}"
                 )
                 continue
             allowed = frozenset(given.users) if given.users is not None else None
@@ -219,6 +224,10 @@ def merge_packs(packs: Sequence[tuple[PackSource, ScenarioPack]]) -> ScenarioSet
         start[0].astimezone(dt.UTC) if start is not None else None,
         tuple(source for source, _ in packs),
     )
+
+
+def _elsewhere(first: str, here: str) -> str:
+    return "earlier in this file" if first == here else f"in {first}"
 
 
 # -- a pack's user as the engine uses it ---------------------------------------------

@@ -16,7 +16,7 @@ import zlib
 from typing import Any
 
 from .clock import wire_time
-from .scenarios import GeneratedTransactions, Scenario
+from .scenario import GeneratedTransactions, Scenario
 
 __all__ = [
     "TransactionCache",

@@ -1,0 +1,146 @@
+"""``accountdesk scenarios``: check scenario packs and print their JSON Schema.
+
+``accountdesk scenarios check [FILE ...]`` reads each pack as the sandbox
+would (after the shipped default pack, so a user id taken twice is caught)
+and prints what each user does; without a file, the packs that come with
+accountdesk. ``accountdesk scenarios schema`` prints the pack's JSON Schema,
+generated from the models, for an editor to check a pack as it is typed.
+Every problem is a line ``accountdesk: FILE: line N: field: problem`` and
+exit status 2, never a traceback. Needs only the base install (pydantic).
+
+Also here: :func:`load_packs`, how ``accountdesk sandbox``, the app and
+``accountdesk demo`` read ``--scenarios`` (the same messages, the same exit
+status).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from accountdesk.sandbox.scenarios import ScenarioSet
+
+__all__ = ["add_parser", "add_scenario_flags", "embedded_packs", "load_packs", "run_scenarios"]
+
+
+def add_scenario_flags(parser: argparse.ArgumentParser, *, default: Any = None) -> None:
+    """``--scenarios FILE`` (repeatable) and ``--scenarios-only`` on ``parser``."""
+    parser.add_argument(
+        "--scenarios",
+        action="append",
+        type=Path,
+        metavar="FILE",
+        default=default,
+        help="a scenario pack (TOML) served after the shipped users; repeat for more",
+    )
+    parser.add_argument(
+        "--scenarios-only",
+        action="store_true",
+        default=default if default is not None else False,
+        help="serve only the users of the --scenarios packs (sandbox_key still signs in)",
+    )
+
+
+def add_parser(commands: Any) -> None:
+    """The ``scenarios`` command and its ``check`` and ``schema`` subcommands."""
+    scenarios = commands.add_parser(
+        "scenarios",
+        help="check scenario packs (your own cases), print their JSON Schema",
+        description="Scenario packs are TOML files of sandbox users (docs/scenario-packs.md).",
+    )
+    actions = scenarios.add_subparsers(dest="scenarios_command", metavar="ACTION")
+    check = actions.add_parser(
+        "check",
+        help="check packs and say what each user does",
+        description="Check scenario packs as the sandbox reads them and print each user's "
+        "behaviour. Without FILE, the packs that come with accountdesk.",
+    )
+    check.add_argument("files", nargs="*", type=Path, metavar="FILE")
+    actions.add_parser("schema", help="print the JSON Schema of a pack (for an editor)")
+
+
+def _fail(lines: Sequence[str]) -> int:
+    for line in lines:
+        print(f"accountdesk: {line}", file=sys.stderr)
+    return 2
+
+
+def load_packs(files: Sequence[Path] | None, *, only: bool = False) -> ScenarioSet | int | None:
+    """The packs ``--scenarios`` names, read and merged; None for none; exit status 2 on a problem."""
+    if not files:
+        return _fail(["--scenarios-only needs --scenarios FILE"]) if only else None
+    from accountdesk.sandbox import load_scenarios
+    from accountdesk.sandbox.packs import PackError
+
+    try:
+        return load_scenarios(files, shipped_users=not only)
+    except PackError as error:
+        return _fail(error.problems)
+
+
+def embedded_packs(args: argparse.Namespace, *, live: bool) -> ScenarioSet | int | None:
+    """The dashboard's ``--scenarios``: for its embedded sandbox only (exit status 2 on a live one)."""
+    if args.scenarios and live:
+        return _fail(
+            ["--scenarios: scenario packs are for the embedded sandbox, not a live service"]
+        )
+    return load_packs(args.scenarios, only=args.scenarios_only)
+
+
+def run_scenarios(args: argparse.Namespace) -> int:
+    """``accountdesk scenarios check|schema``."""
+    if args.scenarios_command == "schema":
+        from accountdesk.sandbox.pack_models import pack_schema
+
+        print(json.dumps(pack_schema(), indent=2, ensure_ascii=False))
+        return 0
+    if args.scenarios_command != "check":
+        return _fail(["scenarios: say check or schema (accountdesk scenarios --help)"])
+    from accountdesk.sandbox.packs import shipped_pack_path
+
+    files = list(args.files)
+    shipped = not files
+    if shipped:
+        folder = shipped_pack_path().parent
+        files = sorted(p for p in folder.glob("*.toml") if p.name != shipped_pack_path().name)
+    loaded = load_packs(files)
+    if isinstance(loaded, int):
+        return loaded
+    assert loaded is not None
+    _print_summary(loaded, shipped=shipped)
+    return 0
+
+
+def _print_summary(scenarios: ScenarioSet, *, shipped: bool) -> None:
+    from accountdesk.sandbox.pack_summary import details
+
+    lines: list[str] = []
+    sources = [s for s in scenarios.sources if shipped or not s.shipped]
+    for source in sources:
+        users = len(source.user_ids)
+        title = f' "{source.title}"' if source.title else ""
+        lines.append(f"{source.name}{title}: {users} user{'s' if users != 1 else ''}")
+        if source.description:
+            lines.append(f"  {source.description}")
+        if scenarios.clock_start is not None and not source.shipped:
+            lines.append(f"  clock starts at {scenarios.clock_start.isoformat()}")
+        for user_id in source.user_ids:
+            scenario = scenarios.users[user_id]
+            lines.append(f"  {user_id}: {scenario.summary}")
+            lines += [f"      {line}" for line in details(scenario)]
+    own = [c for c in scenarios.credentials if c.api_key not in {"sandbox_key", "limited_key"}]
+    for credential in own:
+        lines.append(f"  credential {credential.api_key}: {credential.access}")
+    count = sum(len(s.user_ids) for s in sources)
+    lines.append(f"OK: {len(sources)} pack{'s' if len(sources) != 1 else ''}, {count} users")
+    try:
+        print("\n".join(lines), flush=True)
+    except BrokenPipeError:  # `| head`: not a failure
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
