@@ -75,7 +75,11 @@ def test_forced_answers_always_from_a_call_on_or_for_some_calls(tmp_path: Path) 
         "Upstream {user_id} unavailable",
     )
     # A catalogue code takes its status for that endpoint: AC-102 is 400 on refresh.
-    assert _refused(engine.refresh_balance, token, "flaky") == (400, "AC-102", "User flaky not found")
+    assert _refused(engine.refresh_balance, token, "flaky") == (
+        400,
+        "AC-102",
+        "User flaky not found",
+    )
     # A reset forgets the counts: the first call reads again.
     engine.reset()
     assert engine.get_balance(token, "flaky")["available"] == "1000.00"
@@ -279,8 +283,10 @@ async def test_a_pack_starts_the_clock_and_a_reset_rewinds_to_it(tmp_path: Path)
         await http.post("/_sandbox/clock/advance", json={"seconds": 86_400})
         await http.post("/_sandbox/reset")
         now = dt.datetime.fromisoformat((await http.get("/_sandbox/clock")).json()["now"])
-    assert dt.timedelta(0) <= now - dt.datetime(2030, 1, 2, 1, 4, 5, tzinfo=dt.UTC) < dt.timedelta(
-        minutes=1
+    assert (
+        dt.timedelta(0)
+        <= now - dt.datetime(2030, 1, 2, 1, 4, 5, tzinfo=dt.UTC)
+        < dt.timedelta(minutes=1)
     )
     # A clock handed in wins (tests drive their own).
     assert create_app(clock=FrozenClock(START), scenarios=[path]).state.clock.now() == START

@@ -57,8 +57,10 @@ def test_a_pack_adds_users_after_the_shipped_ones(tmp_path: Path) -> None:
     [
         (
             GOOD_USER + "[users.account]\nrouting_number = 123\n",
-            "line 5: users[1] (case_1).account.routing_number: expected text in quotes, "
-            "got an integer",
+            (
+                "line 5: users[1] (case_1).account.routing_number: expected text in quotes, "
+                "got an integer"
+            ),
         ),
         (
             GOOD_USER + "sumary = 'x'\n",
@@ -66,13 +68,17 @@ def test_a_pack_adds_users_after_the_shipped_ones(tmp_path: Path) -> None:
         ),
         (
             GOOD_USER + "[[users.answers]]\nendpoint = 'get_balanse'\ncode = 'AC-106'\n",
-            "line 5: users[1] (case_1).answers[1].endpoint: 'get_balanse' is not an endpoint; "
-            "did you mean 'get_balance'?",
+            (
+                "line 5: users[1] (case_1).answers[1].endpoint: 'get_balanse' is not an endpoint; "
+                "did you mean 'get_balance'?"
+            ),
         ),
         (
             GOOD_USER + "[[users.answers]]\nendpoint = 'get_account'\ncode = 'AC-777'\n",
-            "line 4: users[1] (case_1).answers[1]: AC-777 is not in the catalogue: "
-            "give its status and message",
+            (
+                "line 4: users[1] (case_1).answers[1]: AC-777 is not in the catalogue: "
+                "give its status and message"
+            ),
         ),
         (
             GOOD_USER + "[[users.answers]]\nendpoint = 'get_account'\ncode = 'E-1'\n",
@@ -84,8 +90,10 @@ def test_a_pack_adds_users_after_the_shipped_ones(tmp_path: Path) -> None:
         ),
         (
             GOOD_USER + "[users.transactions]\ncount = 2000000\n",
-            "line 5: users[1] (case_1).transactions.count: at most 1,000,000 generated "
-            "transactions per user",
+            (
+                "line 5: users[1] (case_1).transactions.count: at most 1,000,000 generated "
+                "transactions per user"
+            ),
         ),
         (
             GOOD_USER + "[users.transactions]\nrows = [\n  { transaction_id = 't1', amount = "
@@ -212,15 +220,18 @@ def test_credentials_and_clock_starts_that_disagree_name_both_files(tmp_path: Pa
     )
     two = _write(tmp_path, "[clock]\nstart = 2026-03-03T09:00:00Z\n", "two.toml")
     problems = _problems(one, two)
-    assert f"{one}: credentials[1]: API key sandbox_key is defined twice: here and in the " \
-        "shipped default pack" in problems
+    twice = "API key sandbox_key is defined twice: here and in the shipped default pack"
+    assert f"{one}: credentials[1]: {twice}" in problems
     assert f"{one}: credentials (k): users: no scenario user ghost" in problems
     assert any(p.startswith(f"{two}: clock.start: {one} starts the clock at") for p in problems)
 
 
 def test_every_file_is_checked_before_one_is_refused(tmp_path: Path) -> None:
     problems = _problems(tmp_path / "a.toml", tmp_path / "b.toml")
-    assert problems == [f"{tmp_path / 'a.toml'}: no such file", f"{tmp_path / 'b.toml'}: no such file"]
+    assert problems == [
+        f"{tmp_path / 'a.toml'}: no such file",
+        f"{tmp_path / 'b.toml'}: no such file",
+    ]
 
 
 def test_the_schema_is_generated_from_the_models_and_accepts_the_shipped_packs() -> None:

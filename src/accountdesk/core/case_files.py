@@ -29,6 +29,12 @@ __all__ = [
     "scenarios_folder",
 ]
 
+_REDACTED_WORDS = {
+    "account_number": "account number",
+    "routing_number": "routing number",
+    "phone_numbers": "phone numbers",
+    "user_id": "the user id",
+}
 _CASE_ID = re.compile(r'^\s*id\s*=\s*"case_(\d+)"', re.MULTILINE)
 
 
@@ -60,10 +66,8 @@ def _header(user: dict[str, Any]) -> list[str]:
         ),
     ]
     if redacted:
-        lines.append(
-            "Redacted: account and routing numbers, names, e-mails, phone numbers, addresses "
-            "and the user id were replaced by fakes of the same shape."
-        )
+        words = ", ".join(_REDACTED_WORDS.get(name, name) for name in redacted)
+        lines.append(f"Redacted (replaced by fakes of the same shape): {words}.")
     else:
         lines.append("NOT redacted: this file holds the customer's data as the service sent it.")
     lines.append("No token, key or secret is in this file.")

@@ -25,6 +25,7 @@ __all__ = [
     "OpenAccount",
     "OpenMfaDialog",
     "ReachabilityChanged",
+    "RecordScenario",
     "RedrawToasts",
     "ServiceFailed",
     "ShowNotice",
@@ -53,6 +54,14 @@ class SignedIn(Message):
     def __init__(self, api_key: str) -> None:
         super().__init__()
         self.api_key = api_key
+
+
+class RecordScenario(Message):
+    """Open the dialog that records ``user_id`` as a scenario (the palette's command)."""
+
+    def __init__(self, user_id: str) -> None:
+        super().__init__()
+        self.user_id = user_id
 
 
 class SignOutRequested(Message):

@@ -37,7 +37,7 @@ from accountdesk.core.formatting import format_amount, format_time
 from accountdesk.core.jobs import job_key
 from accountdesk.core.notices import job_started
 from accountdesk.tui.base import DeskScreen
-from accountdesk.tui.messages import ServiceFailed
+from accountdesk.tui.messages import RecordScenario, ServiceFailed
 from accountdesk.tui.preload import preload_transactions_screen
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.fields import field_table
@@ -97,6 +97,8 @@ them again). Errors become toasts and the panel says what is missing.
 - **Start identity** / **Start transactions** start the service's jobs; follow
   them on the jobs screen (`j`). A job that needs MFA opens the MFA dialog.
 - **View identity** / **View transactions** read the results.
+- `s` records this user as a **scenario**: a pack user that answers the
+  same (redacted by default), to reproduce, attach to a ticket or teach.
 """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -143,6 +145,14 @@ them again). Errors become toasts and the panel says what is missing.
             tooltip="Show or mask the account and routing numbers",
         ),
         Binding("l", "reload", "Reload", id="reload", tooltip="Read account and balance again"),
+        # Last: the key bar leaves it out before any other when space is short.
+        Binding(
+            "s",
+            "record_scenario",
+            "Scenario",
+            id="record_scenario",
+            tooltip="Record this user as a scenario (a pack user that answers the same)",
+        ),
     ]
 
     revealed: reactive[bool] = reactive(False)
@@ -350,6 +360,19 @@ them again). Errors become toasts and the panel says what is missing.
         self._start_job(
             lambda client: client.start_transactions(self.user_id), "start_transactions"
         )
+
+    @property
+    def recordable_user(self) -> str:
+        """The user the palette's "Record USER as a scenario" records."""
+        return self.user_id
+
+    def action_record_scenario(self) -> None:
+        from .record_case import RecordCaseDialog
+
+        self.app.push_screen(RecordCaseDialog(self.user_id))
+
+    def on_record_scenario(self, message: RecordScenario) -> None:
+        self.action_record_scenario()
 
     def action_view_identity(self) -> None:
         from .identity import IdentityScreen
