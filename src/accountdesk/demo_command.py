@@ -68,6 +68,11 @@ def run_demo(
         tours = [load_tour(args.file)] if args.file else shipped_tours()
     except TourFileError as error:
         return _fail(str(error))
+    problems = _pack_problems(tours if not args.file else [*tours, *shipped_tours()])
+    if problems:
+        for problem in problems:
+            print(f"accountdesk: {problem}", file=sys.stderr)
+        return 2
     chosen: Tour | list[Tour] = tours[0] if args.file else tours
     if args.tour:
         by_id = {tour.id: tour for tour in tours}
@@ -90,20 +95,41 @@ def run_demo(
     import tempfile
 
     from accountdesk.core.demo import demo_desk
+    from accountdesk.core.tours import Tour
     from accountdesk.tui.app import AccountDeskApp
 
     # A fresh start every time: jobs and recent lookups of the demo live in a
     # scratch folder removed at exit (the log and the config are the usual ones).
     with tempfile.TemporaryDirectory(prefix="accountdesk-demo-") as scratch:
         start = dt.datetime.now(dt.UTC).replace(microsecond=0)
+        first = chosen if isinstance(chosen, Tour) else None
         desk = demo_desk(
-            settings, AppDirs(dirs.config_path, Path(scratch), dirs.log_dir), start=start
+            settings,
+            AppDirs(dirs.config_path, Path(scratch), dirs.log_dir),
+            start=start,
+            scenarios=first.scenario_files if first is not None else (),
         )
         app = AccountDeskApp(
             desk, log_level=args.log_level, on_first_frame=on_first_frame, tour=chosen
         )
         app.run()
     return app.return_code or 0
+
+
+def _pack_problems(tours: list[Tour]) -> list[str]:
+    """Every problem of the scenario packs the tours name (each tour's packs read together)."""
+    from accountdesk.sandbox import load_scenarios
+    from accountdesk.sandbox.packs import PackError
+
+    problems: list[str] = []
+    for tour in tours:
+        if not tour.scenario_files:
+            continue
+        try:
+            load_scenarios(tour.scenario_files)
+        except PackError as error:
+            problems += [f"tour {tour.id}: scenarios: {problem}" for problem in error.problems]
+    return problems
 
 
 def _print_list(tours: list[Tour], *, as_json: bool) -> int:

@@ -137,7 +137,8 @@ def _print_summary(scenarios: ScenarioSet, *, shipped: bool) -> None:
     for credential in own:
         lines.append(f"  credential {credential.api_key}: {credential.access}")
     count = sum(len(s.user_ids) for s in sources)
-    lines.append(f"OK: {len(sources)} pack{'s' if len(sources) != 1 else ''}, {count} users")
+    packs = f"{len(sources)} pack{'s' if len(sources) != 1 else ''}"
+    lines.append(f"OK: {packs}, {count} user{'s' if count != 1 else ''}")
     try:
         print("\n".join(lines), flush=True)
     except BrokenPipeError:  # `| head`: not a failure

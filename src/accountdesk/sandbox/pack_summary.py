@@ -74,6 +74,11 @@ def _transaction_words(scenario: Scenario) -> str | None:
     return f"{len(plan):,} listed transactions"
 
 
+def _count(number: int, noun: str) -> str:
+    plural = noun + ("es" if noun.endswith("s") else "s")
+    return f"{number:,} {noun if number == 1 else plural}"
+
+
 def describe(scenario: Scenario) -> str:
     """One line: how it is linked, the errors it answers, MFA, jobs, transactions."""
     parts = ["manually linked" if scenario.link_type == "manual" else "linked"]
@@ -104,8 +109,16 @@ def details(scenario: Scenario) -> list[str]:
     lines = [account_line, balance_line.rstrip()]
     identity = scenario.identity
     lines.append(
-        f"identity: {len(identity.names)} names, {len(identity.emails)} e-mails, "
-        f"{len(identity.phone_numbers)} phones, {len(identity.addresses)} addresses"
+        "identity: "
+        + ", ".join(
+            _count(len(items), noun)
+            for items, noun in (
+                (identity.names, "name"),
+                (identity.emails, "e-mail"),
+                (identity.phone_numbers, "phone"),
+                (identity.addresses, "address"),
+            )
+        )
     )
     plan = scenario.transactions
     if isinstance(plan, GeneratedTransactions):
