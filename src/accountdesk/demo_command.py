@@ -68,10 +68,10 @@ def run_demo(
         tours = [load_tour(args.file)] if args.file else shipped_tours()
     except TourFileError as error:
         return _fail(str(error))
-    problems = _pack_problems(tours if not args.file else [*tours, *shipped_tours()])
-    if problems:
-        for problem in problems:
-            print(f"accountdesk: {problem}", file=sys.stderr)
+    pack_problems = _pack_problems(tours if not args.file else [*tours, *shipped_tours()])
+    if pack_problems:
+        for line in pack_problems:
+            print(f"accountdesk: {line}", file=sys.stderr)
         return 2
     chosen: Tour | list[Tour] = tours[0] if args.file else tours
     if args.tour:
