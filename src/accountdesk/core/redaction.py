@@ -118,10 +118,19 @@ class Redactor:
         phones = [p for p in identity.get("phone_numbers") or () if isinstance(p, str)]
         for position, phone in enumerate(phones):
             if phone.strip():
-                self._add_number(phone, _fake_phone(phone, self._rng("phone", position)))
+                fake = _fake_phone(phone, self._rng("phone", position))
+                self._add_number(phone, fake)
+                # The number as dialled at home: without its country code.
+                national, fake_national = _national(phone), _national(fake)
+                if national and fake_national:
+                    self._add(national, fake_national)
         for position, address in enumerate(identity.get("addresses") or ()):
             if isinstance(address, dict):
                 self._learn_address(position, address)
+        # "Sam's Savings": an owner's name, even when identity could not be read.
+        owner_word = re.match(r"([^\W\d_]{2,})['’]s\b", str(account.get("account_name") or ""))
+        if owner_word is not None:
+            self._add(owner_word.group(1), owner.split()[0])
         self._pattern = None
 
     def _fake_name(self, position: int, original: str) -> str:
@@ -299,6 +308,19 @@ def _fake_phone(phone: str, rng: random.Random) -> str:
         code, sep, rest = phone.partition(" ")
         return code + sep + _same_shape(rest, rng) if sep else "+" + _same_shape(phone[1:], rng)
     return _same_shape(phone, rng)
+
+
+def _national(phone: str) -> str:
+    """A phone number's digits without its country code (``+1 (415) 555-2671`` -> 4155552671)."""
+    digits = re.sub(r"\D", "", phone)
+    code = re.match(r"\+(\d{1,3})\D", phone)
+    if code is not None:
+        national = digits[len(code.group(1)) :]
+    elif len(digits) == 11 and digits.startswith("1"):
+        national = digits[1:]
+    else:
+        return ""
+    return national if len(national) >= 7 else ""
 
 
 def _into_layout(layout: str, digits: str) -> str:
