@@ -46,8 +46,10 @@ def test_scenarios_check_of_a_bad_pack_is_one_line_a_problem_and_exit_2(
     err = capsys.readouterr().err.splitlines()
     assert err == [
         f"accountdesk: {bad}: line 3: users[1] (x).sumary: unknown key; did you mean 'summary'?",
-        f"accountdesk: {bad}: line 5: users[1] (x).balance.available: expected text in quotes, "
-        "got an integer",
+        (
+            f"accountdesk: {bad}: line 5: users[1] (x).balance.available: expected text in quotes, "
+            "got an integer"
+        ),
     ]
 
 
