@@ -88,6 +88,10 @@ training room (--tenants), each call with the header X-Sandbox-Control-Token:
 """
 
 
+#: Commands a top-level ``--scenarios`` would mean nothing to.
+_NO_PACKS = ("screenshots", "explain", "serve", "demo", "scenarios")
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         # argparse's own format ("usage: ...\n prog: error: ...") plus our one-line rule.
@@ -128,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="a training sandbox's control token: F4 shows the room (on a shared machine "
         "prefer $ACCOUNTDESK_SANDBOX_CONTROL_TOKEN: others can read a command line)",
     )
-    from accountdesk.scenarios_command import add_scenario_flags
+    from accountdesk.pack_flags import add_scenario_flags
 
     add_scenario_flags(parser)
     parser.add_argument(
@@ -245,6 +249,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     gc.disable()
     try:
         args = build_parser().parse_args(argv)
+        if args.scenarios and args.command in _NO_PACKS:
+            return _fail(f"{args.command}: takes no --scenarios (a tour names its own packs)")
         if args.command == "sandbox":
             return _serve_sandbox(args)
         if args.command == "screenshots":
@@ -259,14 +265,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from accountdesk.demo_command import run_demo
 
             return run_demo(args, missing=_missing, on_first_frame=_after_first_frame)
-        if args.command == "scenarios":
-            from accountdesk.scenarios_command import run_scenarios
+        if args.command in ("scenarios", "record"):
+            from accountdesk.scenarios_command import run_case_command
 
-            return run_scenarios(args)
-        if args.command == "record":
-            from accountdesk.record_command import run_record
-
-            return run_record(args, missing=_missing)
+            return run_case_command(args, missing=_missing)
         return _run_dashboard(args)
     finally:
         gc.enable()
@@ -291,9 +293,9 @@ def _serve_sandbox(args: argparse.Namespace) -> int:
 
         print(json.dumps(openapi_document(), indent=2))
         return 0
-    from accountdesk.scenarios_command import load_packs
+    from accountdesk.pack_flags import served_packs
 
-    if isinstance(scenarios := load_packs(args.scenarios, only=args.scenarios_only), int):
+    if isinstance(scenarios := served_packs(args), int):
         return scenarios
     try:
         # The options first (bounds the sandbox keeps), then the port.
@@ -382,7 +384,7 @@ def _run_dashboard(args: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"accountdesk: {error}", file=sys.stderr)
         return 2
-    from accountdesk.scenarios_command import embedded_packs
+    from accountdesk.pack_flags import embedded_packs
 
     if isinstance(scenarios := embedded_packs(args, live=not settings.sandbox), int):
         return scenarios

@@ -1,6 +1,7 @@
 """``accountdesk record USER -o FILE``: a live case as a scenario pack user.
 
 Signs in as the app does (``--base-url``, ``--profile``, ``--config``,
+``--scenarios`` for the embedded sandbox,
 ``ACCOUNTDESK_API_KEY`` / ``ACCOUNTDESK_API_SECRET``, the keyring, or asks
 for the secret when a terminal is there to ask), reads the user's account,
 balance, identity and transactions (and with ``--with-jobs`` starts its
@@ -130,10 +131,14 @@ def run_record(args: argparse.Namespace, *, missing: Any) -> int:
         settings = load_settings(dirs.config_path, flags=flags)
     except ConfigError as error:
         return _fail(str(error))
+    from accountdesk.pack_flags import embedded_packs
+
+    if isinstance(scenarios := embedded_packs(args, live=not settings.sandbox), int):
+        return scenarios
     import asyncio
 
     try:
-        recording = asyncio.run(_record(settings, args))
+        recording = asyncio.run(_record(settings, args, scenarios))
     except RecordError as error:
         return _fail(str(error), 1)
     user = pack_user(
@@ -156,7 +161,7 @@ def run_record(args: argparse.Namespace, *, missing: Any) -> int:
     return 0
 
 
-async def _record(settings: Settings, args: argparse.Namespace) -> Recording:
+async def _record(settings: Settings, args: argparse.Namespace, scenarios: Any) -> Recording:
     import asyncio
 
     from accountdesk.client import AccountDataError
@@ -166,6 +171,8 @@ async def _record(settings: Settings, args: argparse.Namespace) -> Recording:
     connection = ServiceConnection(
         base_url=settings.base_url,
         client_options={"max_response_bytes": settings.max_response_bytes},
+        # The embedded sandbox, with the packs --scenarios names (a pack's users recorded).
+        sandbox_options={"scenarios": scenarios} if scenarios is not None else None,
     )
     secret = await asyncio.to_thread(_secret, settings)
     try:

@@ -8,9 +8,7 @@ generated from the models, for an editor to check a pack as it is typed.
 Every problem is a line ``accountdesk: FILE: line N: field: problem`` and
 exit status 2, never a traceback. Needs only the base install (pydantic).
 
-Also here: :func:`load_packs`, how ``accountdesk sandbox``, the app and
-``accountdesk demo`` read ``--scenarios`` (the same messages, the same exit
-status).
+The ``--scenarios`` flags themselves are :mod:`accountdesk.pack_flags`.
 """
 
 from __future__ import annotations
@@ -18,32 +16,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from accountdesk.pack_flags import fail
 
 if TYPE_CHECKING:
     from accountdesk.sandbox.scenarios import ScenarioSet
 
-__all__ = ["add_parser", "add_scenario_flags", "embedded_packs", "load_packs", "run_scenarios"]
-
-
-def add_scenario_flags(parser: argparse.ArgumentParser, *, default: Any = None) -> None:
-    """``--scenarios FILE`` (repeatable) and ``--scenarios-only`` on ``parser``."""
-    parser.add_argument(
-        "--scenarios",
-        action="append",
-        type=Path,
-        metavar="FILE",
-        default=default,
-        help="a scenario pack (TOML) served after the shipped users; repeat for more",
-    )
-    parser.add_argument(
-        "--scenarios-only",
-        action="store_true",
-        default=default if default is not None else False,
-        help="serve only the users of the --scenarios packs (sandbox_key still signs in)",
-    )
+__all__ = ["add_parser", "run_case_command", "run_scenarios"]
 
 
 def add_parser(commands: Any) -> None:
@@ -64,32 +45,13 @@ def add_parser(commands: Any) -> None:
     actions.add_parser("schema", help="print the JSON Schema of a pack (for an editor)")
 
 
-def _fail(lines: Sequence[str]) -> int:
-    for line in lines:
-        print(f"accountdesk: {line}", file=sys.stderr)
-    return 2
+def run_case_command(args: argparse.Namespace, *, missing: Any) -> int:
+    """``accountdesk scenarios ...`` or ``accountdesk record ...``."""
+    if args.command == "record":
+        from accountdesk.record_command import run_record
 
-
-def load_packs(files: Sequence[Path] | None, *, only: bool = False) -> ScenarioSet | int | None:
-    """The packs ``--scenarios`` names, read and merged; None for none; exit status 2 on a problem."""
-    if not files:
-        return _fail(["--scenarios-only needs --scenarios FILE"]) if only else None
-    from accountdesk.sandbox import load_scenarios
-    from accountdesk.sandbox.packs import PackError
-
-    try:
-        return load_scenarios(files, shipped_users=not only)
-    except PackError as error:
-        return _fail(error.problems)
-
-
-def embedded_packs(args: argparse.Namespace, *, live: bool) -> ScenarioSet | int | None:
-    """The dashboard's ``--scenarios``: for its embedded sandbox only (exit status 2 on a live one)."""
-    if args.scenarios and live:
-        return _fail(
-            ["--scenarios: scenario packs are for the embedded sandbox, not a live service"]
-        )
-    return load_packs(args.scenarios, only=args.scenarios_only)
+        return run_record(args, missing=missing)
+    return run_scenarios(args)
 
 
 def run_scenarios(args: argparse.Namespace) -> int:
@@ -100,7 +62,7 @@ def run_scenarios(args: argparse.Namespace) -> int:
         print(json.dumps(pack_schema(), indent=2, ensure_ascii=False))
         return 0
     if args.scenarios_command != "check":
-        return _fail(["scenarios: say check or schema (accountdesk scenarios --help)"])
+        return fail(["scenarios: say check or schema (accountdesk scenarios --help)"])
     from accountdesk.sandbox.packs import shipped_pack_path
 
     files = list(args.files)
@@ -108,6 +70,8 @@ def run_scenarios(args: argparse.Namespace) -> int:
     if shipped:
         folder = shipped_pack_path().parent
         files = sorted(p for p in folder.glob("*.toml") if p.name != shipped_pack_path().name)
+    from accountdesk.pack_flags import load_packs
+
     loaded = load_packs(files)
     if isinstance(loaded, int):
         return loaded

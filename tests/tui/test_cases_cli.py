@@ -71,6 +71,10 @@ def test_the_sandbox_serves_packs_and_refuses_bad_ones(
     assert cli.main(["sandbox", "--scenarios", str(own), "--scenarios", str(EXAMPLE)]) == 0
     users = served[-1].state.engine.scenarios
     assert list(users)[-2:] == ["mine", "paused_and_locked"] and "user_good" in users
+    assert capsys.readouterr().out.splitlines() == [  # the trainer sees what is served
+        f"scenario pack {own}: mine",
+        f"scenario pack {EXAMPLE}: paused_and_locked",
+    ]
     assert cli.main(["sandbox", "--scenarios-only", "--scenarios", str(own)]) == 0
     assert list(served[-1].state.engine.scenarios) == ["mine"]
     twice = _pack(tmp_path, '[[users]]\nid = "mine"\n', "twice.toml")
@@ -118,6 +122,8 @@ def test_the_app_takes_packs_for_its_embedded_sandbox_only(
     assert capsys.readouterr().err == (
         "accountdesk: --scenarios: scenario packs are for the embedded sandbox, not a live service\n"
     )
+    assert cli.main(["--config", config, "--scenarios", str(EXAMPLE), "demo"]) == 2
+    assert "demo: takes no --scenarios (a tour names its own packs)" in capsys.readouterr().err
 
 
 def test_record_from_the_embedded_sandbox_appends_and_refuses_to_overwrite(

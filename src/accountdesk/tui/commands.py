@@ -74,8 +74,10 @@ def desk_commands(app: App[Any]) -> list[DeskCommand]:
                 message,
             )
         )
-    user_id = getattr(app.screen, "recordable_user", None)
-    if isinstance(user_id, str):
+    from .screens.account import AccountScreen
+
+    if isinstance(app.screen, AccountScreen):
+        user_id = app.screen.user_id
         commands.append(
             DeskCommand(
                 f"Record {user_id} as a scenario",
