@@ -30,7 +30,7 @@ def test_the_complete_example_is_a_pack_and_its_tour_a_tour(tmp_path: Path) -> N
     rows = "\n".join(
         line.removeprefix("# ")
         for line in example.splitlines()
-        if line.startswith("# rows") or line.startswith("#   ") or line == "# ]"
+        if line.startswith(("# rows", "#   ")) or line == "# ]"
     )
     listed = tmp_path / "listed.toml"
     listed.write_text(f'[[users]]\nid = "listed"\n[users.transactions]\n{rows}\n', encoding="utf-8")
