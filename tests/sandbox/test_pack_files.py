@@ -235,8 +235,9 @@ def test_every_file_is_checked_before_one_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_schema_is_generated_from_the_models_and_accepts_the_shipped_packs() -> None:
-    jsonschema = pytest.importorskip("jsonschema")
     import tomllib
+
+    import jsonschema
 
     schema = pack_schema()
     jsonschema.Draft202012Validator.check_schema(schema)

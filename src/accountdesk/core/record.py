@@ -47,7 +47,7 @@ START_ENDPOINTS = {
 #: The account read says the user cannot be recorded at all.
 _NOT_RECORDABLE = {
     "AC-102": "the service does not know this user",
-    "AC-001": "this API key may not read this user",
+    "AC-001": "the key signed in with is not allowed this user",
 }
 
 

@@ -67,16 +67,12 @@ class ErrorLogScreen(DeskScreen[None]):
     CSS_PATH = styles_path("error_log.tcss")
     HELP_TITLE = "Error log"
     HELP = """\
-Every error of this session, oldest first, and below the table what the
-selected one means and what to do next. Errors that are not the service's
-answer (no connection, an answer in the wrong shape) have no `AC-` code.
+Every error of this session, oldest first; below the table, what the
+selected one means and what to do next. A failure that is not the
+service's answer (no connection, say) has no `AC-` code.
 
-`s` makes a **scenario** of the selected error: a pack user whose endpoint
-answers it, saved under the data folder, so a ticket can carry a case
-anyone can reproduce (`accountdesk sandbox --scenarios FILE`).
-
-Nothing copied or saved holds a token or a secret. Where the terminal cannot
-take copies (OSC 52), they open in a dialog and a file (`clipboard` setting).
+Nothing copied or saved holds a token or a secret. Copies the terminal
+cannot take (OSC 52) open in a dialog and a file (`clipboard` setting).
 """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -114,7 +110,7 @@ take copies (OSC 52), they open in a dialog and a file (`clipboard` setting).
             "error_scenario",
             "Scenario",
             id="error_scenario",
-            tooltip="Make a scenario from this error: a pack user whose endpoint answers it",
+            tooltip="Make a scenario of this error, for a ticket",
         ),
     ]
 
