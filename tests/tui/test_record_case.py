@@ -158,3 +158,35 @@ def test_record_dialog_saved(snap_compare, make_app, home) -> None:
         await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=(100, 30), run_before=run_before)
+
+
+async def test_two_scenarios_of_one_second_keep_both_files(make_app, app_dirs, home) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        await open_account(pilot, "user_fi_down")
+        await pilot.press("escape")
+        await app.push_screen(ErrorLogScreen())
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        await pilot.press("s")  # the same second on the frozen clock
+        await settle(pilot)
+        await pilot.press("escape")
+        await open_account(pilot, "user_good")
+        await pilot.press("s")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, RecordCaseDialog)
+        # The dialog suggests a name no file has, and never replaces one typed by hand.
+        assert dialog.query_one("#record-path", Input).value.endswith(
+            "case_1-20261120-093000-3.toml"
+        )
+        dialog.query_one(
+            "#record-path", Input
+        ).value = "~/data/scenarios/case_1-20261120-093000.toml"
+        await pilot.click("#record-go")
+        await settle(pilot)
+        assert "exists: give another file" in widget_text(dialog.query_one("#record-result"))
+    names = sorted(p.name for p in (app_dirs["data_dir"] / "scenarios").glob("*.toml"))
+    assert names == ["case_1-20261120-093000-2.toml", "case_1-20261120-093000.toml"]

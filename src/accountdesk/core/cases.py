@@ -62,8 +62,19 @@ def serve_command(path: Path) -> str:
 
 
 def case_path(desk: Desk, name: str) -> Path:
-    """``scenarios/<name>-<wall time>.toml`` in the data folder (never a sandbox's moved time)."""
-    return scenarios_folder(desk.dirs.data_dir) / f"{name}-{desk.wall_time():%Y%m%d-%H%M%S}.toml"
+    """``scenarios/<name>-<wall time>.toml`` in the data folder, a name no file has yet.
+
+    The wall clock's time (never a sandbox's moved one); ``-2``, ``-3``... when
+    two cases are saved in one second.
+    """
+    stem = f"{name}-{desk.wall_time():%Y%m%d-%H%M%S}"
+    folder = scenarios_folder(desk.dirs.data_dir)
+    path = folder / f"{stem}.toml"
+    number = 1
+    while path.exists():
+        number += 1
+        path = folder / f"{stem}-{number}.toml"
+    return path
 
 
 def _service(desk: Desk) -> str:
@@ -71,6 +82,8 @@ def _service(desk: Desk) -> str:
 
 
 async def _save(desk: Desk, path: Path, user: dict[str, Any]) -> None:
+    if path.exists():
+        raise CaseFileError(f"{path} exists: give another file (a case never replaces one)")
     text = case_pack_text(user)
     check_pack(text, str(path))
     if not await asyncio.to_thread(desk.store.write_text, path, text):
