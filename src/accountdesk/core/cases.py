@@ -82,11 +82,16 @@ def _service(desk: Desk) -> str:
 
 
 async def _save(desk: Desk, path: Path, user: dict[str, Any]) -> None:
-    if path.exists():
-        raise CaseFileError(f"{path} exists: give another file (a case never replaces one)")
     text = case_pack_text(user)
     check_pack(text, str(path))
-    if not await asyncio.to_thread(desk.store.write_text, path, text):
+    await asyncio.to_thread(_write, desk, path, text)
+
+
+def _write(desk: Desk, path: Path, text: str) -> None:
+    # In a thread: the file system may be slow (a network home folder).
+    if path.exists():
+        raise CaseFileError(f"{path} exists: give another file (a case never replaces one)")
+    if not desk.store.write_text(path, text):
         raise CaseFileError(f"could not write {path} (the message about the file says why)")
 
 
