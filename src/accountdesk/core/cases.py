@@ -114,7 +114,7 @@ async def record_case(
         job_wait=job_wait,
     )
     user = pack_user(recording, case_number=1, redact=redact)
-    target = path or case_path(desk, user["id"])
+    target = path or await asyncio.to_thread(case_path, desk, user["id"])
     await _save(desk, target, user)
     notes = list(user["recorded"].get("notes", []))
     return SavedCase(target, user["id"], answer_lines(recording), notes, redact)
@@ -173,7 +173,7 @@ async def error_case(desk: Desk, record: ErrorRecord, *, redact: bool = True) ->
     user = error_user(record, redact=redact, service=_service(desk))
     if sandbox_user_id_problem(user["id"]):
         user["id"] = "case_1"
-    target = case_path(desk, user["id"])
+    target = await asyncio.to_thread(case_path, desk, user["id"])
     await _save(desk, target, user)
     answer = user["answers"][0]
     line = f"{answer['endpoint']:<19} {answer['status']} {answer['code']} {answer['message']}"
