@@ -114,7 +114,7 @@ async def record_case(
         job_wait=job_wait,
     )
     user = pack_user(recording, case_number=1, redact=redact)
-    target = path or await asyncio.to_thread(case_path, desk, user["id"])
+    target = path if path is not None else await asyncio.to_thread(case_path, desk, user["id"])
     await _save(desk, target, user)
     notes = list(user["recorded"].get("notes", []))
     return SavedCase(target, user["id"], answer_lines(recording), notes, redact)
