@@ -82,13 +82,14 @@ def _service(desk: Desk) -> str:
 
 
 async def _save(desk: Desk, path: Path, user: dict[str, Any]) -> None:
+    # In a thread: a statement of 100,000 rows takes seconds to write and check,
+    # and the file system may be slow (a network home folder).
+    await asyncio.to_thread(_write, desk, path, user)
+
+
+def _write(desk: Desk, path: Path, user: dict[str, Any]) -> None:
     text = case_pack_text(user)
     check_pack(text, str(path))
-    await asyncio.to_thread(_write, desk, path, text)
-
-
-def _write(desk: Desk, path: Path, text: str) -> None:
-    # In a thread: the file system may be slow (a network home folder).
     if path.exists():
         raise CaseFileError(f"{path} exists: give another file (a case never replaces one)")
     if not desk.store.write_text(path, text):
@@ -113,7 +114,8 @@ async def record_case(
         with_jobs=with_jobs,
         job_wait=job_wait,
     )
-    user = pack_user(recording, case_number=1, redact=redact)
+    # Redacting every text of a long statement takes a while: off the loop.
+    user = await asyncio.to_thread(pack_user, recording, case_number=1, redact=redact)
     target = path if path is not None else await asyncio.to_thread(case_path, desk, user["id"])
     await _save(desk, target, user)
     notes = list(user["recorded"].get("notes", []))

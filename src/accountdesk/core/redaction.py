@@ -82,6 +82,7 @@ class Redactor:
         #: original (as found) -> fake, every variant of every value.
         self._fakes: dict[str, str] = {}
         self._pattern: re.Pattern[str] | None = None
+        self._lookup: dict[str, str] = {}
         #: Last four digits of numbers shown masked (``••••1450``, "phone ending 0142").
         self._last_four: dict[str, str] = {}
 
@@ -199,7 +200,7 @@ class Redactor:
         if not self._fakes or not text:
             return text
         pattern = self._compiled()
-        lookup = {value.lower(): fake for value, fake in self._fakes.items()}
+        lookup = self._lookup  # built with the pattern: this runs for every text of a statement
         return pattern.sub(
             lambda match: lookup.get(match.group().lower()) or self._fake_of(match.group()), text
         )
@@ -226,6 +227,7 @@ class Redactor:
         if self._pattern is None:
             values = sorted(self.originals, key=len, reverse=True)
             self._pattern = re.compile("|".join(_bounded(value) for value in values), re.IGNORECASE)
+            self._lookup = {value.lower(): fake for value, fake in self._fakes.items()}
         return self._pattern
 
     def value(self, value: Any) -> Any:
