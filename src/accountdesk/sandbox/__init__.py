@@ -232,9 +232,7 @@ def welcome_lines(host: str, port: int, *, tenants: bool = False) -> list[str]:
     if host in {"0.0.0.0", "::", ""}:  # every interface: others use this machine's name
         shown = "<this machine>"
     url = f"http://{shown}:{port}"
-    from .scenarios import shipped_scenarios
-
-    default = shipped_scenarios().credentials[0]
+    default = CREDENTIALS[0]
     lines = [
         f"accountdesk sandbox on {url}",
         f"  sign in with API key {default.api_key}, secret {default.api_secret}",
