@@ -110,7 +110,7 @@ async def record_case(
         desk.client,
         user_id,
         service=_service(desk),
-        now=desk.now().replace(microsecond=0),
+        now=desk.wall_time().replace(microsecond=0),  # when, as a person reads it later
         with_jobs=with_jobs,
         job_wait=job_wait,
     )
