@@ -5,7 +5,9 @@ is configured); ``accountdesk sandbox`` serves the sandbox over HTTP;
 ``accountdesk screenshots DIR`` writes an SVG of every screen; ``accountdesk
 explain [CODE]`` says what an error code means and what to do next;
 ``accountdesk serve`` shows the dashboard in a browser (``accountdesk.web``);
-``accountdesk demo`` runs guided tours on a fresh embedded sandbox.
+``accountdesk demo`` runs guided tours on a fresh embedded sandbox;
+``accountdesk scenarios`` checks scenario packs and ``accountdesk record``
+makes one from a live user.
 
 Every mistake on the command line or in the config file is one line,
 ``accountdesk: <where>: <problem>``, and exit status 2: never a traceback.
@@ -86,6 +88,10 @@ training room (--tenants), each call with the header X-Sandbox-Control-Token:
 """
 
 
+#: Commands a top-level ``--scenarios`` would mean nothing to.
+_NO_PACKS = ("screenshots", "explain", "serve", "demo", "scenarios")
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         # argparse's own format ("usage: ...\n prog: error: ...") plus our one-line rule.
@@ -126,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="a training sandbox's control token: F4 shows the room (on a shared machine "
         "prefer $ACCOUNTDESK_SANDBOX_CONTROL_TOKEN: others can read a command line)",
     )
+    from accountdesk.pack_flags import add_scenario_flags
+
+    add_scenario_flags(parser)
     parser.add_argument(
         "--log-level",
         default="info",
@@ -168,6 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="transactions of user_bulk (default 100,000)",
     )
+    add_scenario_flags(sandbox, default=argparse.SUPPRESS)
     sandbox.add_argument(
         "--openapi",
         action="store_true",
@@ -225,19 +235,11 @@ def build_parser() -> argparse.ArgumentParser:
         "Without a code, list them all.",
     )
     explain.add_argument("code", nargs="?", help="AC-nnn, nnn, or a failure kind")
-    demo = commands.add_parser(
-        "demo",
-        help="guided tours of the service's flows, on a fresh embedded sandbox",
-        description="Run a guided tour on a fresh embedded sandbox whose clock moves only when "
-        "the tour (or the sandbox panel, F4) moves it. Without TOUR, pick one from a list. "
-        "Space or Enter: next step; Backspace: the last step again; Esc: leave the tour.",
-    )
-    demo.add_argument("tour", nargs="?", metavar="TOUR", help="a shipped tour's id, e.g. mfa")
-    demo.add_argument("--file", metavar="PATH", type=Path, help="a tour file of your own (TOML)")
-    demo.add_argument(
-        "--list", action="store_true", help="print the tours (id, steps, title) and exit"
-    )
-    demo.add_argument("--json", action="store_true", help="with --list: the tours and their steps")
+    from accountdesk import demo_command, record_command, scenarios_command
+
+    demo_command.add_parser(commands)
+    scenarios_command.add_parser(commands)
+    record_command.add_parser(commands)
     return parser
 
 
@@ -247,6 +249,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     gc.disable()
     try:
         args = build_parser().parse_args(argv)
+        if args.scenarios and args.command in _NO_PACKS:
+            return _fail(f"{args.command}: takes no --scenarios (a tour names its own packs)")
         if args.command == "sandbox":
             return _serve_sandbox(args)
         if args.command == "screenshots":
@@ -261,6 +265,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from accountdesk.demo_command import run_demo
 
             return run_demo(args, missing=_missing, on_first_frame=_after_first_frame)
+        if args.command in ("scenarios", "record"):
+            from accountdesk.scenarios_command import run_case_command
+
+            return run_case_command(args, missing=_missing)
         return _run_dashboard(args)
     finally:
         gc.enable()
@@ -285,6 +293,10 @@ def _serve_sandbox(args: argparse.Namespace) -> int:
 
         print(json.dumps(openapi_document(), indent=2))
         return 0
+    from accountdesk.pack_flags import served_packs
+
+    if isinstance(scenarios := served_packs(args), int):
+        return scenarios
     try:
         # The options first (bounds the sandbox keeps), then the port.
         app, control_token = served_app(
@@ -293,6 +305,7 @@ def _serve_sandbox(args: argparse.Namespace) -> int:
             tenants=args.tenants,
             max_tenants=args.max_tenants,
             bulk_transactions=args.bulk_transactions,
+            **({"scenarios": scenarios} if scenarios is not None else {}),
         )
     except SandboxOptionError as error:
         print(f"accountdesk: sandbox: {error}", file=sys.stderr)
@@ -371,6 +384,10 @@ def _run_dashboard(args: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"accountdesk: {error}", file=sys.stderr)
         return 2
+    from accountdesk.pack_flags import embedded_packs
+
+    if isinstance(scenarios := embedded_packs(args, live=not settings.sandbox), int):
+        return scenarios
     from accountdesk.tui.terminal import prepare_terminal
 
     problem = prepare_terminal()
@@ -378,8 +395,11 @@ def _run_dashboard(args: argparse.Namespace) -> int:
         return _fail(problem)
     from accountdesk.tui.app import AccountDeskApp
 
+    options = {"scenarios": scenarios} if scenarios is not None else None
     app = AccountDeskApp(
-        Desk(settings, dirs), log_level=args.log_level, on_first_frame=_after_first_frame
+        Desk(settings, dirs, sandbox_options=options),
+        log_level=args.log_level,
+        on_first_frame=_after_first_frame,
     )
     app.run()
     return app.return_code or 0

@@ -14,12 +14,29 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from accountdesk.core.tours import Tour
 
-__all__ = ["run_demo"]
+__all__ = ["add_parser", "run_demo"]
+
+
+def add_parser(commands: Any) -> None:
+    """The ``demo`` command."""
+    demo = commands.add_parser(
+        "demo",
+        help="guided tours of the service's flows, on a fresh embedded sandbox",
+        description="Run a guided tour on a fresh embedded sandbox whose clock moves only when "
+        "the tour (or the sandbox panel, F4) moves it. Without TOUR, pick one from a list. "
+        "Space or Enter: next step; Backspace: the last step again; Esc: leave the tour.",
+    )
+    demo.add_argument("tour", nargs="?", metavar="TOUR", help="a shipped tour's id, e.g. mfa")
+    demo.add_argument("--file", metavar="PATH", type=Path, help="a tour file of your own (TOML)")
+    demo.add_argument(
+        "--list", action="store_true", help="print the tours (id, steps, title) and exit"
+    )
+    demo.add_argument("--json", action="store_true", help="with --list: the tours and their steps")
 
 
 def _fail(message: str) -> int:
@@ -51,6 +68,11 @@ def run_demo(
         tours = [load_tour(args.file)] if args.file else shipped_tours()
     except TourFileError as error:
         return _fail(str(error))
+    pack_problems = _pack_problems(tours if not args.file else [*tours, *shipped_tours()])
+    if pack_problems:
+        for line in pack_problems:
+            print(f"accountdesk: {line}", file=sys.stderr)
+        return 2
     chosen: Tour | list[Tour] = tours[0] if args.file else tours
     if args.tour:
         by_id = {tour.id: tour for tour in tours}
@@ -73,20 +95,41 @@ def run_demo(
     import tempfile
 
     from accountdesk.core.demo import demo_desk
+    from accountdesk.core.tours import Tour
     from accountdesk.tui.app import AccountDeskApp
 
     # A fresh start every time: jobs and recent lookups of the demo live in a
     # scratch folder removed at exit (the log and the config are the usual ones).
     with tempfile.TemporaryDirectory(prefix="accountdesk-demo-") as scratch:
         start = dt.datetime.now(dt.UTC).replace(microsecond=0)
+        first = chosen if isinstance(chosen, Tour) else None
         desk = demo_desk(
-            settings, AppDirs(dirs.config_path, Path(scratch), dirs.log_dir), start=start
+            settings,
+            AppDirs(dirs.config_path, Path(scratch), dirs.log_dir),
+            start=start,
+            scenarios=first.scenario_files if first is not None else (),
         )
         app = AccountDeskApp(
             desk, log_level=args.log_level, on_first_frame=on_first_frame, tour=chosen
         )
         app.run()
     return app.return_code or 0
+
+
+def _pack_problems(tours: list[Tour]) -> list[str]:
+    """Every problem of the scenario packs the tours name (each tour's packs read together)."""
+    from accountdesk.sandbox import load_scenarios
+    from accountdesk.sandbox.packs import PackError
+
+    problems: list[str] = []
+    for tour in tours:
+        if not tour.scenario_files:
+            continue
+        try:
+            load_scenarios(tour.scenario_files)
+        except PackError as error:
+            problems += [f"tour {tour.id}: scenarios: {problem}" for problem in error.problems]
+    return problems
 
 
 def _print_list(tours: list[Tour], *, as_json: bool) -> int:

@@ -66,6 +66,12 @@ async def _clipboard(driver: Driver) -> None:
     await driver.settle()
 
 
+async def _record_case(driver: Driver) -> None:
+    await driver.sign_in()
+    await driver.open_account("user_good")
+    await driver.run("record_scenario")
+
+
 async def _palette(driver: Driver) -> None:
     await driver.sign_in()
     await driver.run("app.command_palette")
@@ -79,6 +85,7 @@ SWEEP: dict[str, Steps] = {
     "confirm": _confirm,
     "clipboard": _clipboard,
     "command_palette": _palette,
+    "record_case": _record_case,
 }
 
 
@@ -137,7 +144,7 @@ def test_the_sweep_opens_every_screen_and_dialog() -> None:
     opened_classes = {
         "AccountScreen", "ClipboardDialog", "ConfirmDialog", "ErrorLogScreen", "HelpScreen",
         "IdentityScreen", "JobsScreen", "LoginScreen", "LookupScreen", "MfaDialog",
-        "SandboxPanel", "TourPickerScreen", "TransactionsScreen",
+        "RecordCaseDialog", "SandboxPanel", "TourPickerScreen", "TransactionsScreen",
     }  # fmt: skip
     assert {cls.__name__ for cls in _screen_classes()} <= opened_classes
     assert CommandPalette.__name__ and "command_palette" in SWEEP

@@ -31,6 +31,7 @@ def test_every_tour_the_issue_asks_for_is_shipped() -> None:
         "lockout",
         "one-job",
         "bulk",
+        "paused-and-locked",
     }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from decimal import Decimal
+from pathlib import Path
 
 from accountdesk.contract import JobKind, JobStatus
 
@@ -16,6 +17,7 @@ __all__ = [
     "fold_paths",
     "format_amount",
     "format_time",
+    "home_path",
     "kind_label",
     "status_label",
 ]
@@ -92,3 +94,9 @@ def fold_paths(text: str, width: int) -> str:
             words.append("\n".join(parts))
         lines.append(" ".join(words))
     return "\n".join(lines)
+
+
+def home_path(path: Path) -> str:
+    """``path`` with the home folder as ``~`` (shorter; a shell expands it back)."""
+    home = Path.home()
+    return f"~/{path.relative_to(home)}" if path.is_relative_to(home) else str(path)

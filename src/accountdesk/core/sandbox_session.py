@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from accountdesk.client import AccountDataClient, SandboxControl, ScenarioUser, TrainingRoom
 
+    from .connection import ServiceConnection
     from .settings import Settings
 
 __all__ = ["SandboxSession"]
@@ -34,6 +36,7 @@ class SandboxSession:
     """Sandbox control and time for :class:`~accountdesk.core.desk.Desk` (a base of it)."""
 
     settings: Settings
+    connection: ServiceConnection
     clock: Callable[[], dt.datetime]
     sandbox_offset: dt.timedelta
     _scenarios: list[ScenarioUser]
@@ -69,6 +72,18 @@ class SandboxSession:
     async def sandbox_clock(self) -> dt.datetime:
         """The sandbox's clock now (the app's clock follows it)."""
         return self._follow_sandbox(await self.sandbox_control.clock())
+
+    async def serve_scenarios(self, files: Sequence[Path]) -> None:
+        """Make the embedded sandbox serve the shipped users and the packs ``files`` (a tour's).
+
+        A fresh sandbox when the packs differ from the ones served (sign out
+        first: its tokens go with it); nothing on a live service or when
+        they are the same.
+        """
+        wanted = [str(file) for file in files] or None
+        connection = self.connection
+        if connection.sandbox_options.get("scenarios") != wanted:
+            await connection.rebuild_sandbox(scenarios=wanted)
 
     async def reset_sandbox(self) -> None:
         """Forget the sandbox's jobs, MFA sessions and blocks (and rewind its clock).

@@ -183,7 +183,7 @@ def _control_handlers(engine: SandboxEngine) -> dict[tuple[str, str], Handler]:
     """The ``/_sandbox`` endpoints, bound to ``engine``, keyed by (method, path)."""
 
     async def list_scenarios(request: Request) -> Response:
-        return JSONResponse(catalogue(engine.scenarios))
+        return JSONResponse(catalogue(engine.scenarios, engine.scenario_set.credentials))
 
     async def reset(request: Request) -> Response:
         engine.reset(_bearer(request), _control_token(request), trainee=_trainee(request))

@@ -6,7 +6,9 @@ checks the bearer token (``AC-001``), hands the rest to the token's
 returns a JSON-ready record or raises :class:`SandboxError` carrying the
 catalogue's code. The ASGI layer (``api.py``) only translates.
 
-Without tenants there is one world. With them (:mod:`.tenants`) each
+Its users and credentials come from scenario packs (:class:`ScenarioSet`;
+the shipped default pack when none is given). Without tenants there is one
+world. With them (:mod:`.tenants`) each
 ``trainee_<name>`` key has its own; ``sandbox_key`` and ``limited_key`` share
 the default world. Control operations act on the world of the token they are
 given, and on the default world without one; when the sandbox has a control
@@ -35,7 +37,13 @@ from accountdesk.contract import endpoints as ep
 from . import records
 from .clock import MAX_DURATION, Clock, OffsetClock, SystemClock, wire_time
 from .errors import SandboxError
-from .scenarios import BULK_TRANSACTIONS, CREDENTIALS, Credential, with_bulk_transactions
+from .scenarios import (
+    BULK_TRANSACTIONS,
+    Credential,
+    ScenarioSet,
+    shipped_scenarios,
+    with_bulk_transactions,
+)
 from .tenants import DEFAULT_MAX_TENANTS, TRAINEE_SECRET, Tenants, trainee_name
 from .tokens import TokenRegistry
 from .world import BODY_TEXT_ENDPOINT, Durations, World
@@ -109,6 +117,7 @@ class SandboxEngine:
         max_tenants: int = DEFAULT_MAX_TENANTS,
         bulk_transactions: int = BULK_TRANSACTIONS,
         control_token: str | None = None,
+        scenarios: ScenarioSet | None = None,
     ) -> None:
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.durations = Durations(
@@ -120,7 +129,9 @@ class SandboxEngine:
         if control_token is not None and len(control_token) < 16:
             raise ValueError("a control token has at least 16 characters")
         self.control_token = control_token
-        self.scenarios = with_bulk_transactions(bulk_transactions)
+        #: The packs served: users and credentials (the shipped default pack alone by default).
+        self.scenario_set = scenarios if scenarios is not None else shipped_scenarios()
+        self.scenarios = with_bulk_transactions(bulk_transactions, self.scenario_set)
         self._new_id = make_id_source(ids)
         # Transaction dates count back from the day the sandbox started, in
         # every world alike, so the (large) lists are built once for all.
@@ -159,7 +170,7 @@ class SandboxEngine:
         }
 
     def _sign_in(self, api_key: str, api_secret: str) -> tuple[Credential, World]:
-        for credential in CREDENTIALS:
+        for credential in self.scenario_set.credentials:
             if credential.api_key == api_key and _same_secret(credential.api_secret, api_secret):
                 return credential, self.default_world
         name = trainee_name(api_key) if self.tenants is not None else None

@@ -25,6 +25,7 @@ __all__ = [
     "OpenAccount",
     "OpenMfaDialog",
     "ReachabilityChanged",
+    "RecordScenario",
     "RedrawToasts",
     "ServiceFailed",
     "ServiceIdentified",
@@ -58,6 +59,14 @@ class SignedIn(Message):
 
 class ServiceIdentified(Message):
     """The app learnt, before sign-in, whether the service is a sandbox (the badge follows)."""
+
+
+class RecordScenario(Message):
+    """Open the dialog that records ``user_id`` as a scenario (the palette's command)."""
+
+    def __init__(self, user_id: str) -> None:
+        super().__init__()
+        self.user_id = user_id
 
 
 class SignOutRequested(Message):

@@ -346,9 +346,15 @@ def tour_key(app: App[Any], command: str) -> bool:
 def begin_demo(app: App[Any], demo: Tour | Sequence[Tour]) -> None:
     """Start ``demo`` in ``app``: one tour at once, or a picker of several."""
     if isinstance(demo, Tour):
-        TourRunner(app, demo).start()
+        app.call_later(start_tour, app, demo)
     else:
         offer_tours(app, list(demo))
+
+
+async def start_tour(app: App[Any], tour: Tour) -> None:
+    """Start ``tour`` on a sandbox that serves its scenario packs (signed out: tours sign in)."""
+    await desk_of(app).serve_scenarios(tour.scenario_files)
+    TourRunner(app, tour).start()
 
 
 def offer_tours(
@@ -363,7 +369,7 @@ def offer_tours(
 
     async def picked(tour: Tour | None) -> None:
         if tour is not None and (prepare is None or await prepare()):
-            TourRunner(app, tour).start()
+            await start_tour(app, tour)
 
     app.push_screen(TourPickerScreen(tours, again=again), callback=picked)
 

@@ -3,22 +3,27 @@
 The detail pane shows the selected error with the contract's guidance (what
 it means, the next step). ``c`` copies it as ticket text, ``u`` as a curl
 command that sends the request again; ``m`` and ``J`` save the whole log as
-Markdown or JSON under the data dir. Every text is redacted and sanitised
+Markdown or JSON under the data dir; ``s`` saves a scenario pack whose user
+answers the selected error (:mod:`accountdesk.core.cases`). Every text is redacted and sanitised
 (``core.error_reports``); copies go through the terminal or, where it cannot
 take them, a dialog and a file (``screens.clipboard``).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.widgets import DataTable, Static
 
+from accountdesk.core.cases import SavedCase
 from accountdesk.core.error_reports import (
     ReportFormat,
     curl_command,
@@ -27,6 +32,7 @@ from accountdesk.core.error_reports import (
     ticket_text,
 )
 from accountdesk.core.errors import ErrorRecord
+from accountdesk.core.formatting import home_path
 from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.screens.clipboard import copy_text
@@ -45,18 +51,28 @@ COLUMNS = (
 )
 
 
+class ScenarioMade(Message):
+    """The scenario of an error was saved (``saved``), or why it could not be (``problem``)."""
+
+    def __init__(self, record: ErrorRecord, saved: SavedCase | None, problem: str = "") -> None:
+        super().__init__()
+        self.record = record
+        self.saved = saved
+        self.problem = problem
+
+
 class ErrorLogScreen(DeskScreen[None]):
     """Every error of the session in a table."""
 
     CSS_PATH = styles_path("error_log.tcss")
     HELP_TITLE = "Error log"
     HELP = """\
-Every error of this session, oldest first, and below the table what the
-selected one means and what to do next. Errors that are not the service's
-answer (no connection, an answer in the wrong shape) have no `AC-` code.
+Every error of this session, oldest first; below the table, what the
+selected one means and what to do next. A failure that is not the
+service's answer (no connection, say) has no `AC-` code.
 
-Nothing copied or saved holds a token or a secret. Where the terminal cannot
-take copies (OSC 52), they open in a dialog and a file (`clipboard` setting).
+Nothing copied or saved holds a token or a secret. Copies the terminal
+cannot take (OSC 52) open in a dialog and a file (`clipboard` setting).
 """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -88,6 +104,13 @@ take copies (OSC 52), they open in a dialog and a file (`clipboard` setting).
             "JSON",
             id="export_json",
             tooltip="Save every error as JSON",
+        ),
+        Binding(
+            "s",
+            "error_scenario",
+            "Scenario",
+            id="error_scenario",
+            tooltip="Make a scenario of this error, for a ticket",
         ),
     ]
 
@@ -183,6 +206,38 @@ take copies (OSC 52), they open in a dialog and a file (`clipboard` setting).
         name = "Markdown" if report is ReportFormat.MARKDOWN else "JSON"
         noun = "error" if count == 1 else "errors"
         self.notify(str(path), title=f"{count} {noun} saved as {name}", markup=False)
+
+    def action_error_scenario(self) -> None:
+        record = self.selected_record()
+        if record is None:
+            self.notify("No error selected.", title="Error log", severity="warning")
+            return
+        self._error_scenario(record)
+
+    @work(exclusive=True, exit_on_error=False, group="error-scenario", name="error_scenario")
+    async def _error_scenario(self, record: ErrorRecord) -> None:
+        from accountdesk.core.cases import CaseFileError, error_case
+
+        try:
+            saved = await error_case(self.desk, record)
+        except CaseFileError as error:
+            self.post_message(ScenarioMade(record, None, str(error)))
+            return
+        self.post_message(ScenarioMade(record, saved))
+
+    def on_scenario_made(self, message: ScenarioMade) -> None:
+        from accountdesk.core.cases import serve_command
+
+        saved = message.saved
+        if saved is None:
+            self.notify(message.problem, title="No scenario", severity="warning", markup=False)
+            return
+        shown = home_path(saved.path)
+        self.notify(
+            f"{shown}\nServe it: {serve_command(Path(shown))}",
+            title=f"Scenario {saved.user_id} saved: {message.record.title}",
+            markup=False,
+        )
 
     def action_back(self) -> None:
         self.app.pop_screen()
