@@ -81,6 +81,12 @@ def test_the_wheel_carries_the_shipped_tours(wheel: Path, tmp_path: Path) -> Non
     tours = sorted(path.name for path in (ROOT / "src" / "accountdesk" / "tours").glob("*.toml"))
     assert tours, "no shipped tour"
     assert {f"accountdesk/tours/{name}" for name in tours} <= names
+    # The shipped default pack (the nine users) and the example pack a tour serves.
+    packs = sorted(
+        path.name for path in (ROOT / "src" / "accountdesk" / "scenarios").glob("*.toml")
+    )
+    assert "default.toml" in packs
+    assert {f"accountdesk/scenarios/{name}" for name in packs} <= names
     target = tmp_path / "site"
     subprocess.run(
         [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target),
@@ -90,7 +96,8 @@ def test_the_wheel_carries_the_shipped_tours(wheel: Path, tmp_path: Path) -> Non
     )  # fmt: skip
     probe = (
         "import accountdesk; from accountdesk.core.tours import shipped_tours; "
-        "print(accountdesk.__file__, len(shipped_tours()))"
+        "from accountdesk.sandbox import SCENARIO_USERS; "
+        "print(accountdesk.__file__, len(shipped_tours()), len(SCENARIO_USERS))"
     )
     found = subprocess.run(
         [sys.executable, "-c", probe],
@@ -101,6 +108,7 @@ def test_the_wheel_carries_the_shipped_tours(wheel: Path, tmp_path: Path) -> Non
         check=True,
     ).stdout.split()
     assert Path(found[0]).is_relative_to(target) and found[1] == str(len(tours))
+    assert found[2] == "8"
 
 
 def _metadata(wheel: Path) -> str:

@@ -5,7 +5,9 @@ is configured); ``accountdesk sandbox`` serves the sandbox over HTTP;
 ``accountdesk screenshots DIR`` writes an SVG of every screen; ``accountdesk
 explain [CODE]`` says what an error code means and what to do next;
 ``accountdesk serve`` shows the dashboard in a browser (``accountdesk.web``);
-``accountdesk demo`` runs guided tours on a fresh embedded sandbox.
+``accountdesk demo`` runs guided tours on a fresh embedded sandbox;
+``accountdesk scenarios`` checks scenario packs and ``accountdesk record``
+makes one from a live user.
 
 Every mistake on the command line or in the config file is one line,
 ``accountdesk: <where>: <problem>``, and exit status 2: never a traceback.
@@ -26,6 +28,9 @@ __all__ = ["build_parser", "main"]
 #: What the dashboard needs beyond the client library.
 _APP_EXTRA = "pip install 'accountdesk[app]'"
 
+#: Commands a top-level ``--scenarios`` would mean nothing to.
+_NO_PACKS = ("screenshots", "explain", "serve", "demo", "scenarios")
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     # Start-up allocates many long-lived objects (modules, styles, widgets):
@@ -33,6 +38,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     gc.disable()
     try:
         args = build_parser().parse_args(argv)
+        if args.scenarios and args.command in _NO_PACKS:
+            return _fail(f"{args.command}: takes no --scenarios (a tour names its own packs)")
         if args.command == "sandbox":
             return _serve_sandbox(args)
         if args.command == "screenshots":
@@ -44,7 +51,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "serve":
             return _serve_web(args)
         if args.command == "demo":
-            return _demo(args)
+            from accountdesk.demo_command import run_demo
+
+            return run_demo(args, missing=_missing, on_first_frame=_after_first_frame)
+        if args.command in ("scenarios", "record"):
+            from accountdesk.scenarios_command import run_case_command
+
+            return run_case_command(args, missing=_missing)
         return _run_dashboard(args)
     finally:
         gc.enable()
@@ -70,6 +83,12 @@ def _serve_sandbox(args: argparse.Namespace) -> int:
         print(json.dumps(openapi_document(), indent=2))
         return 0
     try:
+        # The sandbox's own modules load lazily: a client-only install meets
+        # its missing packages here, not at the import above.
+        from accountdesk.pack_flags import served_packs
+
+        if isinstance(scenarios := served_packs(args), int):
+            return scenarios
         # The options first (bounds the sandbox keeps), then the port.
         app, control_token = served_app(
             args.host,
@@ -77,10 +96,13 @@ def _serve_sandbox(args: argparse.Namespace) -> int:
             tenants=args.tenants,
             max_tenants=args.max_tenants,
             bulk_transactions=args.bulk_transactions,
+            **({"scenarios": scenarios} if scenarios is not None else {}),
         )
     except SandboxOptionError as error:
         print(f"accountdesk: sandbox: {error}", file=sys.stderr)
         return 2
+    except ImportError as error:
+        return _missing(error)
     problem = _cannot_listen(args.host, args.port)
     if problem is not None:
         print(f"accountdesk: sandbox on {args.host}:{args.port}: {problem}", file=sys.stderr)
@@ -150,7 +172,13 @@ def _run_dashboard(args: argparse.Namespace) -> int:
     except ImportError as error:
         return _missing(error)
     dirs = AppDirs.default(args.config)
-    flags = {"base_url": "sandbox" if args.sandbox else args.base_url, "profile": args.profile}
+    # Keywords, not a literal: the control token's setting name is also in
+    # AC-903's guidance, which no string literal outside the contract repeats.
+    flags = dict(  # noqa: C408
+        base_url="sandbox" if args.sandbox else args.base_url,
+        profile=args.profile,
+        sandbox_control_token=args.control_token,
+    )
     try:
         settings = load_settings(dirs.config_path, flags=flags)
     except ConfigError as error:
@@ -161,60 +189,24 @@ def _run_dashboard(args: argparse.Namespace) -> int:
     in_clear = plain_http_warning(settings.base_url)
     if in_clear is not None:  # said here too: the dashboard's badge is gone once it quits
         print(f"accountdesk: warning: {in_clear}", file=sys.stderr)
+    from accountdesk.pack_flags import embedded_packs
+
+    if isinstance(scenarios := embedded_packs(args, live=not settings.sandbox), int):
+        return scenarios
+    from accountdesk.tui.terminal import prepare_terminal
+
+    problem = prepare_terminal()
+    if problem is not None:
+        return _fail(problem)
     from accountdesk.tui.app import AccountDeskApp
 
+    options = {"scenarios": scenarios} if scenarios is not None else None
     app = AccountDeskApp(
-        Desk(settings, dirs), log_level=args.log_level, on_first_frame=_after_first_frame
+        Desk(settings, dirs, sandbox_options=options),
+        log_level=args.log_level,
+        on_first_frame=_after_first_frame,
     )
     app.run()
-    return app.return_code or 0
-
-
-def _demo(args: argparse.Namespace) -> int:
-    """``accountdesk demo [TOUR] [--file PATH]``: tours on a fresh embedded sandbox."""
-    try:
-        from accountdesk.core.demo import demo_settings
-        from accountdesk.core.paths import AppDirs
-        from accountdesk.core.settings import ConfigError
-        from accountdesk.core.tours import Tour, TourFileError, load_tour, shipped_tours
-    except ImportError as error:
-        return _missing(error)
-    if args.base_url:
-        return _fail("demo: tours run on a fresh embedded sandbox; drop --base-url")
-    if args.tour and args.file:
-        return _fail("demo: give a tour's id or --file, not both")
-    try:
-        tours = [load_tour(args.file)] if args.file else shipped_tours()
-    except TourFileError as error:
-        return _fail(str(error))
-    chosen: Tour | list[Tour] = tours[0] if args.file else tours
-    if args.tour:
-        by_id = {tour.id: tour for tour in tours}
-        if args.tour not in by_id:
-            return _fail(f"demo: no tour {args.tour!r}; the tours are: {', '.join(by_id)}")
-        chosen = by_id[args.tour]
-    dirs = AppDirs.default(args.config)
-    try:
-        settings = demo_settings(dirs.config_path, profile=args.profile)
-    except ConfigError as error:
-        return _fail(str(error))
-    import datetime as dt
-    import tempfile
-
-    from accountdesk.core.demo import demo_desk
-    from accountdesk.tui.app import AccountDeskApp
-
-    # A fresh start every time: jobs and recent lookups of the demo live in a
-    # scratch folder removed at exit (the log and the config are the usual ones).
-    with tempfile.TemporaryDirectory(prefix="accountdesk-demo-") as scratch:
-        start = dt.datetime.now(dt.UTC).replace(microsecond=0)
-        desk = demo_desk(
-            settings, AppDirs(dirs.config_path, Path(scratch), dirs.log_dir), start=start
-        )
-        app = AccountDeskApp(
-            desk, log_level=args.log_level, on_first_frame=_after_first_frame, tour=chosen
-        )
-        app.run()
     return app.return_code or 0
 
 

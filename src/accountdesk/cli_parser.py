@@ -48,9 +48,23 @@ def _seconds(text: str) -> float:
 
 
 def _epilog() -> str:
-    from accountdesk.core.paths import default_config_path, default_log_dir
+    from accountdesk.core.paths import (
+        DATA_DIR_HELP,
+        DATA_DIR_VARIABLE,
+        default_config_path,
+        default_log_dir,
+    )
+    from accountdesk.core.settings import environment_variables
 
-    # One path per line, printed as is: argparse would wrap long paths.
+    # Generated from the settings model: a new setting is listed without a
+    # hand edit. One path per line, printed as is (argparse would wrap it).
+    variables = [
+        *environment_variables(),
+        (DATA_DIR_VARIABLE, DATA_DIR_HELP),
+        ("ACCOUNTDESK_SERVE_TOKEN", "web mode's token (serve; default: a new one per run)"),
+        ("NO_COLOR", "draw without colour (every state still reads)"),
+    ]
+    width = max(len(name) for name, _ in variables)
     return "\n".join(
         [
             "files:",
@@ -58,10 +72,18 @@ def _epilog() -> str:
             f"  log file     {default_log_dir() / 'accountdesk.log'}",
             "",
             "environment (flags beat the environment, which beats the config file):",
-            "  ACCOUNTDESK_BASE_URL, ACCOUNTDESK_API_KEY, ACCOUNTDESK_API_SECRET,",
-            "  ACCOUNTDESK_PROFILE; ACCOUNTDESK_SERVE_TOKEN (serve)",
+            *(f"  {name:<{width}}  {text}" for name, text in variables),
         ]
     )
+
+
+#: ``sandbox --help``: the trainer's three calls (the banner prints them as curl lines).
+_ROOM_HELP = """\
+training room (--tenants), each call with the header X-Sandbox-Control-Token:
+  GET  /_sandbox/trainees             list trainees: clock, open jobs, blocks
+  POST /_sandbox/reset?trainee=NAME   reset one trainee (NAME or trainee_NAME)
+  POST /_sandbox/reset                reset every trainee and the shared world
+"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -99,13 +121,27 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--config", metavar="PATH", type=Path, help="config file to read")
     parser.add_argument(
+        "--control-token",
+        metavar="TOKEN",
+        help="a training sandbox's control token: F4 shows the room (on a shared machine "
+        "prefer $ACCOUNTDESK_SANDBOX_CONTROL_TOKEN: others can read a command line)",
+    )
+    from accountdesk.pack_flags import add_scenario_flags
+
+    add_scenario_flags(parser)
+    parser.add_argument(
         "--log-level",
         default="info",
         choices=["debug", "info", "warning", "error"],
         help="detail of the log file (default: info)",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    sandbox = commands.add_parser("sandbox", help="serve the sandbox over HTTP")
+    sandbox = commands.add_parser(
+        "sandbox",
+        help="serve the sandbox over HTTP",
+        epilog=_ROOM_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sandbox.add_argument(
         "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
     )
@@ -125,7 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
     sandbox.add_argument(
         "--control-token",
         metavar="TOKEN",
-        help="token for the control endpoints (made and printed when serving beyond loopback)",
+        help="token for the control endpoints (made and printed when serving beyond "
+        "loopback or with --tenants)",
     )
     sandbox.add_argument(
         "--bulk-transactions",
@@ -134,20 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="transactions of user_bulk (default 100,000)",
     )
-    sandbox.add_argument(
-        "--request-timeout",
-        type=_seconds,
-        default=10.0,
-        metavar="SECONDS",
-        help="close a connection that has not sent a whole request in this time (default 10)",
-    )
-    sandbox.add_argument(
-        "--max-connections",
-        type=_positive,
-        metavar="N",
-        help="connections held at once; more are answered 503 (default 512, fewer when "
-        "this process may open fewer files)",
-    )
+    add_scenario_flags(sandbox, default=argparse.SUPPRESS)
     sandbox.add_argument(
         "--openapi",
         action="store_true",
@@ -211,13 +235,11 @@ def build_parser() -> argparse.ArgumentParser:
         "Without a code, list them all.",
     )
     explain.add_argument("code", nargs="?", help="AC-nnn, nnn, or a failure kind")
-    demo = commands.add_parser(
-        "demo",
-        help="guided tours of the service's flows, on a fresh embedded sandbox",
-        description="Run a guided tour on a fresh embedded sandbox whose clock moves only when "
-        "the tour (or the sandbox panel, F4) moves it. Without TOUR, pick one from a list. "
-        "Space or Enter: next step; Backspace: the last step again; Esc: leave the tour.",
-    )
-    demo.add_argument("tour", nargs="?", metavar="TOUR", help="a shipped tour's id, e.g. mfa")
-    demo.add_argument("--file", metavar="PATH", type=Path, help="a tour file of your own (TOML)")
+    from accountdesk import demo_command, record_command, scenarios_command
+
+    demo_command.add_parser(commands)
+    scenarios_command.add_parser(commands)
+    record_command.add_parser(commands)
     return parser
+
+

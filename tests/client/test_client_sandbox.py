@@ -280,7 +280,7 @@ async def test_no_secret_token_or_full_number_in_logs_or_reprs(
     assert len(transport.authorizations) == 2
     secrets = {"sandbox_secret", *transport.authorizations}
     for scenario in SCENARIO_USERS.values():
-        secrets |= {scenario.profile.account_number, scenario.profile.routing_number}
+        secrets |= {scenario.account.account_number, scenario.account.routing_number}
     text = caplog.text + "".join(f"{item!r} {item!s}" for item in shown)
     assert "GET /accounts/user_good -> 200" in caplog.text and "Traceback" in caplog.text
     leaked = [secret for secret in secrets if secret in text]

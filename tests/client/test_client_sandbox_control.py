@@ -162,3 +162,116 @@ async def test_against_the_sandbox_itself() -> None:
         moved = await client.sandbox.advance_clock(60)
         assert moved == dt.datetime(2026, 3, 2, 12, 1, tzinfo=dt.UTC)
         await client.sandbox.reset()
+
+
+ROOM = {
+    "tenants": True,
+    "max_trainees": 100,
+    "now": NOW,
+    "trainees": [
+        {
+            "name": "alice",
+            "api_key": "trainee_alice",
+            "first_request": NOW,
+            "last_request": NOW,
+            "clock": "2026-03-02T12:05:00.000+00:00",
+            "clock_ahead_seconds": 300,
+            "jobs": 3,
+            "open_jobs": 1,
+            "waiting_for_mfa": 1,
+            "blocks": [{"user_id": "user_mfa", "until": "2026-03-02T12:15:00.000+00:00"}],
+        }
+    ],
+}
+
+
+async def test_the_trainers_calls_send_the_control_token_and_no_bearer_token() -> None:
+    service = control_service(
+        trainees=(200, ROOM), reset=(200, {"reset": True}), clock_advance=(200, {"now": NOW})
+    )
+    async with make_client(service) as client:
+        control = client.sandbox_control("control-token-0123456789")
+        room = await control.trainees()
+        await control.reset_trainee("alice")
+        assert await control.advance_trainee_clock("team-3 b/../x", 900) == dt.datetime(
+            2026, 3, 2, 12, 0, tzinfo=dt.UTC
+        )
+        await control.reset_room()
+    assert room.tenants and room.max_trainees == 100
+    [alice] = room.trainees
+    assert (alice.name, alice.api_key, alice.open_jobs, alice.waiting_for_mfa) == (
+        "alice",
+        "trainee_alice",
+        1,
+        1,
+    )
+    assert alice.clock_ahead == dt.timedelta(minutes=5)
+    assert alice.blocks[0].user_id == "user_mfa"
+    assert alice.blocks[0].until == dt.datetime(2026, 3, 2, 12, 15, tzinfo=dt.UTC)
+    listing, one, advance, everyone = service.api_requests
+    assert (listing.method, listing.url.path) == ("GET", "/_sandbox/trainees")
+    assert (one.method, one.url.path, one.url.query) == (
+        "POST",
+        "/_sandbox/reset",
+        b"trainee=alice",
+    )
+    # A name is one query value, whatever it holds.
+    assert advance.url.query == b"trainee=team-3%20b%2F..%2Fx"
+    assert request_json(advance) == {"seconds": 900}
+    assert (everyone.url.path, everyone.url.query) == ("/_sandbox/reset", b"")
+    for request in (listing, one, advance, everyone):
+        assert request.headers["X-Sandbox-Control-Token"] == "control-token-0123456789"
+        # The trainer's calls stand on the control token: no trainee's world is picked.
+        assert "Authorization" not in request.headers
+
+
+@pytest.mark.parametrize("name", ["", "   ", 7, None])
+async def test_a_trainee_must_be_named(name: Any) -> None:
+    service = control_service()
+    async with make_client(service) as client:
+        with pytest.raises(ValueError, match="trainee"):
+            await client.sandbox.reset_trainee(name)
+        with pytest.raises(ValueError, match="trainee"):
+            await client.sandbox.advance_trainee_clock(name, 60)
+    assert service.api_requests == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"tenants": True, "now": NOW, "trainees": "everyone"},
+        {**ROOM, "trainees": [{**ROOM["trainees"][0], "open_jobs": -1}]},
+        {**ROOM, "trainees": [{**ROOM["trainees"][0], "clock": "noon"}]},
+        {**ROOM, "trainees": [ROOM["trainees"][0]] * 10_001},
+    ],
+    ids=["not-a-list", "negative", "bad-time", "too-many"],
+)
+async def test_an_odd_room_is_malformed(body: dict) -> None:
+    async with make_client(control_service(trainees=(200, body))) as client:
+        with pytest.raises(MalformedResponseError):
+            await client.sandbox.trainees()
+
+
+async def test_an_unknown_trainee_is_the_sandbox_code() -> None:
+    clock = FrozenClock(dt.datetime(2026, 3, 2, 12, 0, tzinfo=dt.UTC))
+    app = create_app(clock=clock, tenants=True, control_token="control-token-0123456789")
+    from accountdesk.client import AccountDataClient
+
+    async with AccountDataClient(
+        "http://sandbox", "trainee_alice", "sandbox_secret", transport=httpx.ASGITransport(app)
+    ) as client:
+        control = client.sandbox_control("control-token-0123456789")
+        await control.clock()  # alice is seen
+        room = await control.trainees()
+        assert [trainee.name for trainee in room.trainees] == ["alice"]
+        with pytest.raises(ApiError) as caught:
+            await control.reset_trainee("bob")
+        assert (caught.value.code, caught.value.status) == ("AC-924", 404)
+        moved = await control.advance_trainee_clock("alice", 60)
+        assert moved == dt.datetime(2026, 3, 2, 12, 1, tzinfo=dt.UTC)
+        await control.reset_room()
+        assert await control.clock() == dt.datetime(2026, 3, 2, 12, 0, tzinfo=dt.UTC)
+        without = client.sandbox_control(None)
+        with pytest.raises(ApiError) as refused:
+            await without.trainees()
+        assert refused.value.code == "AC-903"

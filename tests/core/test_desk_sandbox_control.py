@@ -161,3 +161,24 @@ def test_clock_steps_refused_before_sending(text: str) -> None:
 )
 def test_clock_steps_read_as_a_person_says_them(seconds: float, text: str) -> None:
     assert describe_step(seconds) == text
+
+
+async def test_a_tours_packs_make_a_fresh_sandbox_and_the_next_tours_none(tmp_path: Path) -> None:
+    from accountdesk.sandbox.packs import shipped_pack_path
+
+    example = shipped_pack_path("fi-paused-mfa-locks.toml")
+    desk = demo_desk(Settings(), _dirs(tmp_path), start=START)
+    try:
+        await desk.connection.warm_up()  # the shipped users' sandbox, built at start
+        await desk.serve_scenarios([example])
+        await desk.sign_in(KEY, SECRET)
+        users = [user.user_id for user in await desk.scenarios()]
+        assert users[-1] == "paused_and_locked" and "user_good" in users
+        await desk.serve_scenarios([example])  # the same packs: the same sandbox
+        assert (await desk.sandbox_clock()) == START
+        await desk.sign_out()
+        await desk.serve_scenarios([])
+        await desk.sign_in(KEY, SECRET)
+        assert "paused_and_locked" not in [user.user_id for user in await desk.scenarios()]
+    finally:
+        await desk.close()

@@ -72,7 +72,8 @@ def test_file_holds_no_secret_and_is_replaced_atomically(tmp_path: Path) -> None
     assert "Code?" not in text and "question" not in text
     assert sorted(json.loads(text)["services"]["sandbox"][0]) == sorted(
         ["user_id", "job_id", "kind", "status", "created_at", "tracked_at", "last_poll_at",
-         "last_error_code", "last_error_message", "blocked_until", "gone", "given_up"]
+         "last_error_code", "last_error_message", "blocked_until", "gone", "given_up",
+         "clock_offset"]
     )  # fmt: skip
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "jobs.json",

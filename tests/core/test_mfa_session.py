@@ -129,3 +129,25 @@ def test_a_failing_check_is_reported_once_per_kind() -> None:
         assert step is not None
         reports.append(step.report)
     assert [r is not None for r in reports] == [True, False, False]
+
+
+def test_a_blocked_user_cannot_answer_until_the_block_lifts() -> None:
+    clock = Clock()
+    session = MfaSession(challenge(left=3, seconds=3600), clock)
+    session.blocked_until = NOW + dt.timedelta(minutes=15)
+    assert not session.can_answer
+    assert session.attempts_text == "Blocked until 09:45:00 UTC (in 15 min)"
+    step = session.submit("1234")
+    assert step is not None and step.error and "AC-108" in (step.message or "")
+    assert session.state is MfaState.WAITING  # nothing was sent
+    clock.now = NOW + dt.timedelta(minutes=15, seconds=1)
+    assert session.can_answer and session.attempts_text == "Attempts left: 3"
+    assert session.submit("1234") is not None and session.state is MfaState.SENDING
+
+
+def test_no_attempts_left_takes_no_answer() -> None:
+    session = MfaSession(challenge(left=0), Clock())
+    assert not session.can_answer
+    step = session.submit("1234")
+    assert step is not None and "No attempts left" in (step.message or "")
+    assert session.state is MfaState.WAITING

@@ -216,3 +216,24 @@ def test_remember_creates_a_missing_file_0600(tmp_path: Path, store: Store) -> N
     assert remember_theme(store, path, "nord")
     assert tomllib.loads(path.read_text()) == {"theme": "nord"}
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_the_control_token_from_a_flag_the_environment_or_a_profile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = _write(
+        tmp_path / "c.toml",
+        'profile = "room"\n[profiles.room]\nbase_url = "http://trainer:8765"\n'
+        'sandbox_control_token = "from-the-profile-0123456789"\n',
+    )
+    settings = load_settings(config)
+    assert settings.sandbox_control_token is not None
+    assert settings.sandbox_control_token.get_secret_value() == "from-the-profile-0123456789"
+    assert settings.ignored_keys == ()  # a key profiles know, not one this version ignores
+    assert "from-the-profile" not in repr(settings)
+    monkeypatch.setenv("ACCOUNTDESK_SANDBOX_CONTROL_TOKEN", "from-the-environment-0123")
+    from_env = load_settings(config).sandbox_control_token
+    assert from_env is not None and from_env.get_secret_value() == "from-the-environment-0123"
+    flagged = load_settings(config, flags={"sandbox_control_token": "from-the-flag-0123456789"})
+    assert flagged.sandbox_control_token is not None
+    assert flagged.sandbox_control_token.get_secret_value() == "from-the-flag-0123456789"

@@ -136,3 +136,27 @@ def test_unreadable_files(tmp_path: Path) -> None:
     binary.write_bytes(b'title = "\xff"\n')
     with pytest.raises(TourFileError, match=r"binary\.toml: not UTF-8 text"):
         load_tour(binary)
+
+
+def test_no_caption_promises_what_a_demo_does_not_do() -> None:
+    """A demo keeps nothing (a scratch folder, removed at exit): no caption may say it keeps."""
+    keeping = ("kept across runs", "across runs", "next time", "next run", "remembered")
+    for tour in shipped_tours():
+        for number, step in enumerate(tour.steps, 1):
+            text = step.say.casefold()
+            for claim in keeping:
+                if claim in text:
+                    assert "outside a demo" in text, (tour.id, number, step.say)
+
+
+def test_a_step_can_point_at_a_user_to_bring_into_view() -> None:
+    tour = parse_tour(
+        HEAD + '[[steps]]\ndo = "sign_in"\nsay = "In."\npoint_at = "user_bulk"\n',
+        tour_id="mine",
+        source="mine.toml",
+    )
+    assert tour.steps[0].point_at == "user_bulk"
+    bad = HEAD + '[[steps]]\ndo = "sign_in"\nsay = "In."\npoint_at = "../x"\n'
+    assert _error(bad).startswith("mine.toml: step 1: point_at: ")
+    # The bulk tour's first step points at user_bulk, the last of the scenario list.
+    assert shipped_tour("bulk").steps[0].point_at == "user_bulk"

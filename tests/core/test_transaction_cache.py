@@ -22,8 +22,8 @@ def data(rows: int) -> TransactionData:
     )
 
 
-def key(user: str, service: str = "sandbox") -> TransactionKey:
-    return TransactionKey(service, user)
+def key(user: str, service: str = "sandbox", api_key: str = "sandbox_key") -> TransactionKey:
+    return TransactionKey(service, api_key, user)
 
 
 def test_the_least_recently_used_user_goes_first() -> None:
@@ -52,13 +52,14 @@ def test_rows_bound_the_cache_but_the_newest_user_stays() -> None:
     assert key("big") not in cache and key("tiny") in cache
 
 
-def test_services_and_users_are_separate_and_clear_empties() -> None:
+def test_services_keys_and_users_are_separate_and_clear_empties() -> None:
     cache = TransactionCache()
     live, sandbox = data(1), data(2)
     cache.put(key("u", "https://api.bank.example"), live)
     cache.put(key("u"), sandbox)
     assert cache.get(key("u", "https://api.bank.example")) is live
     assert cache.get(key("u")) is sandbox
+    assert cache.get(key("u", api_key="limited_key")) is None  # another key's, not ours
     assert cache.get(key("v")) is None
     cache.forget(key("u"))
     assert cache.get(key("u")) is None

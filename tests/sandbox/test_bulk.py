@@ -68,7 +68,10 @@ def test_transactions_are_serialised_in_batches_byte_for_byte(
     # One json.dumps of 100,000 rows is one C call that holds the GIL for a
     # second: the embedded transport's thread would freeze the caller's loop
     # anyway. Batches let the interpreter switch threads between them.
-    scenario = dataclasses.replace(SCENARIO_USERS["user_bulk"], transaction_count=2_500)
+    scenario = dataclasses.replace(
+        SCENARIO_USERS["user_bulk"],
+        transactions=dataclasses.replace(SCENARIO_USERS["user_bulk"].transactions, count=2_500),
+    )
     whole = json.dumps(
         {
             "user_id": "user_bulk",

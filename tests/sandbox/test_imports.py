@@ -24,6 +24,8 @@ print(",".join(third_party))
         "accountdesk.sandbox",
         "accountdesk.sandbox.clock",
         "accountdesk.sandbox.scenarios",
+        "accountdesk.sandbox.scenario",
+        "accountdesk.sandbox.pack_summary",
         "accountdesk.sandbox.records",
         "accountdesk.sandbox.jobs",
         "accountdesk.sandbox.engine",

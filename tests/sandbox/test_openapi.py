@@ -52,6 +52,7 @@ def test_every_contract_endpoint_is_an_operation_and_nothing_else_is_outside_con
         assert (operation["tags"] == [CONTROL_TAG]) == is_control, key
     assert {key for key in operations if key not in contract} == {
         ("GET", "/_sandbox/scenarios"),
+        ("GET", "/_sandbox/trainees"),
         ("POST", "/_sandbox/reset"),
         ("GET", "/_sandbox/clock"),
         ("POST", "/_sandbox/clock/advance"),
@@ -163,3 +164,49 @@ async def test_served_document_and_self_contained_page(http: httpx.AsyncClient) 
     for endpoint in ALL_ENDPOINTS:
         assert f"id='{endpoint.name}'" in page.text
     assert "blockd" in page.text  # the examples carry the exact texts
+
+
+def test_the_trainers_calls_are_documented() -> None:
+    document = openapi_document()  # the shared one had its paths cleared above
+    trainees = document["paths"]["/_sandbox/trainees"]["get"]
+    assert {"controlToken": []} in trainees["security"]
+    assert "AC-903" in trainees["responses"]["403"]["content"]["application/json"]["examples"]
+    schema = document["components"]["schemas"]["Trainees"]
+    row = schema["properties"]["trainees"]["items"]
+    assert {"name", "first_request", "last_request", "clock", "open_jobs", "blocks"} <= set(
+        row["required"]
+    )
+    for path in ("/_sandbox/reset", "/_sandbox/clock/advance"):
+        operation = document["paths"][path]["post"]
+        [parameter] = [p for p in operation["parameters"] if p["name"] == "trainee"]
+        assert parameter["in"] == "query" and parameter["required"] is False
+        examples = operation["responses"]["404"]["content"]["application/json"]["examples"]
+        assert examples["AC-924"]["value"] == SANDBOX_CODES["AC-924"].body_for(None)
+
+
+@pytest.mark.anyio
+async def test_the_trainees_answer_follows_its_schema() -> None:
+    from accountdesk.sandbox import FrozenClock, create_app
+
+    app = create_app(clock=FrozenClock(), tenants=True, job_seconds=600)
+    transport = httpx.ASGITransport(app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://sandbox") as http:
+        grant = await http.post(
+            "/token", json={"api_key": "trainee_alice", "api_secret": "sandbox_secret"}
+        )
+        headers = {"Authorization": f"Bearer {grant.json()['access_token']}"}
+        job_id = (await http.post("/accounts/user_mfa/refresh", headers=headers)).json()["job_id"]
+        for _ in range(3):
+            await http.post(
+                f"/accounts/user_mfa/mfa/{job_id}", headers=headers, json={"answer": "0"}
+            )
+            await http.post(f"/accounts/user_mfa/mfa/{job_id}/resolve", headers=headers)
+        body = (await http.get("/_sandbox/trainees")).json()
+    assert body["trainees"][0]["blocks"]
+    schema = openapi_document()["components"]["schemas"]["Trainees"]
+    assert set(body) == set(schema["required"]) == set(schema["properties"])
+    row_schema = schema["properties"]["trainees"]["items"]
+    [row] = body["trainees"]
+    assert set(row) == set(row_schema["required"]) == set(row_schema["properties"])
+    block_schema = row_schema["properties"]["blocks"]["items"]
+    assert set(row["blocks"][0]) == set(block_schema["required"])

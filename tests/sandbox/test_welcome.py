@@ -17,7 +17,8 @@ def test_a_new_user_is_told_the_credentials_and_the_command_to_connect() -> None
 
 def test_a_training_room_is_told_the_trainee_keys() -> None:
     lines = welcome_lines("127.0.0.1", 8798, tenants=True)
-    assert "API key trainee_<name>" in lines[-1] and "secret sandbox_secret" in lines[-1]
+    [room] = [line for line in lines if "training room" in line]
+    assert "API key trainee_<name>" in room and "secret sandbox_secret" in room
 
 
 @pytest.mark.parametrize(

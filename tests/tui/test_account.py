@@ -30,7 +30,7 @@ async def _account_text(pilot) -> str:
 
 
 async def test_numbers_are_masked_until_revealed(make_app) -> None:
-    profile = SCENARIO_USERS["user_good"].profile
+    profile = SCENARIO_USERS["user_good"].account
     full_number = profile.account_number
     app = make_app()
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
@@ -148,7 +148,7 @@ async def test_identity_started_twice_is_ac112(make_app) -> None:
 
 
 async def test_view_identity_shows_the_records(make_app) -> None:
-    profile = SCENARIO_USERS["user_good"].profile
+    profile = SCENARIO_USERS["user_good"].account
     app = make_app()
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await sign_in(pilot)

@@ -146,9 +146,9 @@ async def test_header_keeps_the_user_id_on_narrow_terminals(make_app, size) -> N
 
 async def test_header_ellipsises_the_title_as_a_last_resort(make_app) -> None:
     app = make_app()
-    async with app.run_test(size=(40, 20), notifications=True) as pilot:
+    async with app.run_test(size=(60, 20), notifications=True) as pilot:
         await sign_in(pilot)
-        await open_account(pilot, "user_mfa_good")
+        await open_account(pilot, "user_with_a_long_identifier_of_many_words")
         text = screen_line(app, 0)
         assert "Account · user_" in text and "…" in text
         assert "SANDBOX" in text

@@ -116,8 +116,11 @@ def test_dashboard_gets_resolved_settings(monkeypatch: pytest.MonkeyPatch, tmp_p
             seen["ran"] = True
 
     import accountdesk.tui.app
+    import accountdesk.tui.terminal
 
     monkeypatch.setattr(accountdesk.tui.app, "AccountDeskApp", FakeApp)
+    # pytest's stdin is no terminal: this fake app needs none.
+    monkeypatch.setattr(accountdesk.tui.terminal, "terminal_problem", lambda *_: None)
     monkeypatch.setenv("ACCOUNTDESK_BASE_URL", "https://env.example")
     code = cli.main(
         [
@@ -291,3 +294,80 @@ def test_help_keeps_paths_whole_and_explains_the_screenshot_folder(
         build_parser().parse_args(["screenshots", "--help"])
     text = capsys.readouterr().out
     assert "folder to write the SVG files into" in text
+
+
+def test_help_lists_every_environment_variable_the_app_reads_and_the_readme_names(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import re
+    from pathlib import Path
+
+    from accountdesk.core.paths import DATA_DIR_VARIABLE
+    from accountdesk.core.settings import environment_variables
+
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    shown = capsys.readouterr().out
+    generated = [name for name, _ in environment_variables()] + [DATA_DIR_VARIABLE]
+    assert [name for name in generated if name not in shown] == []
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    named = set(re.findall(r"\bACCOUNTDESK_[A-Z_]+[A-Z]\b", readme))
+    assert named and sorted(name for name in named if name not in shown) == []
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "field", "expected"),
+    [
+        ("ACCOUNTDESK_BASE_URL", "https://env.example", "base_url", "https://env.example"),
+        ("ACCOUNTDESK_API_KEY", "env_key", "api_key", "env_key"),
+        ("ACCOUNTDESK_PROFILE", "p", "profile", "p"),
+        ("ACCOUNTDESK_THEME", "nord", "theme", "nord"),
+        ("ACCOUNTDESK_MAX_RESPONSE_MB", "8", "max_response_mb", 8),
+        ("ACCOUNTDESK_CLIPBOARD", "file", "clipboard", "file"),
+    ],
+)
+def test_each_listed_variable_sets_its_setting(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Any,
+    variable: str,
+    value: str,
+    field: str,
+    expected: Any,
+) -> None:
+    from accountdesk.core.settings import environment_variables, load_settings
+
+    assert variable in dict(environment_variables())
+    monkeypatch.setenv(variable, value)
+    config = tmp_path / "c.toml"
+    if field == "profile":
+        config.write_text("[profiles.p]\n")
+    assert getattr(load_settings(config), field) == expected
+
+
+def test_the_dashboard_takes_a_control_token(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    seen: dict[str, object] = {}
+
+    class FakeApp:
+        return_code = 0
+
+        def __init__(self, desk, *, log_level, on_first_frame):
+            seen["settings"] = desk.settings
+
+        def run(self) -> None:
+            pass
+
+    import accountdesk.tui.app
+    import accountdesk.tui.terminal
+
+    monkeypatch.setattr(accountdesk.tui.app, "AccountDeskApp", FakeApp)
+    # pytest's stdin is no terminal: this fake app needs none.
+    monkeypatch.setattr(accountdesk.tui.terminal, "terminal_problem", lambda *_: None)
+    token = "trainer-control-token-0123456789"
+    argv = ["--config", str(tmp_path / "c.toml"), "--base-url", "http://trainer.example:8765"]
+    assert cli.main([*argv, "--control-token", token]) == 0
+    settings = seen["settings"]
+    assert settings.sandbox_control_token.get_secret_value() == token
+    help_text = cli.build_parser().format_help()
+    assert "--control-token" in help_text and "ACCOUNTDESK_SANDBOX_CONTROL_TOKEN" in help_text

@@ -30,8 +30,11 @@ def started(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
             seen["ran"] = True
 
     import accountdesk.tui.app
+    import accountdesk.tui.terminal
 
     monkeypatch.setattr(accountdesk.tui.app, "AccountDeskApp", FakeApp)
+    # pytest's stdin is no terminal: this fake app needs none.
+    monkeypatch.setattr(accountdesk.tui.terminal, "terminal_problem", lambda *_: None)
     return seen
 
 
@@ -108,3 +111,44 @@ def test_the_real_command_prints_no_traceback(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.startswith(f"accountdesk: {bad}: step 1: do: 'fly' is not an action")
     assert "Traceback" not in done.stderr
+
+
+def test_demo_list_prints_the_tours_for_a_lesson_plan(
+    started: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["demo", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    tours = shipped_tours()
+    assert lines[0].split() == ["id", "steps", "title"]
+    assert [line.split()[0] for line in lines[1:]] == [tour.id for tour in tours]
+    for line, tour in zip(lines[1:], tours, strict=True):
+        assert line.split()[1] == str(len(tour.steps)) and line.endswith(tour.title)
+    assert all(len(line) <= 80 for line in lines)
+    assert "ran" not in started  # nothing started, no sandbox
+
+
+def test_demo_list_json_has_every_step(
+    started: dict[str, Any], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import json
+
+    assert cli.main(["demo", "--list", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    tours = shipped_tours()
+    assert [entry["id"] for entry in listed] == [tour.id for tour in tours]
+    mfa = next(entry for entry in listed if entry["id"] == "mfa")
+    tour = next(tour for tour in tours if tour.id == "mfa")
+    assert mfa["title"] == tour.title and mfa["summary"] == tour.summary
+    assert [step["do"] for step in mfa["steps"]] == [str(step.do) for step in tour.steps]
+    assert mfa["steps"][0]["say"] == tour.steps[0].say
+    assert {"expect", "look"} <= set(mfa["steps"][0])
+    # Secrets typed by a step (a wrong one, on purpose) are not printed.
+    sign_in = next(entry for entry in listed if entry["id"] == "sign-in")
+    assert all("secret" not in step for step in sign_in["steps"])
+    # One's own file lists too.
+    mine = tmp_path / "drill.toml"
+    mine.write_text('title = "Drill"\nsummary = "s"\n[[steps]]\ndo = "sign_in"\nsay = "In."\n')
+    assert cli.main(["demo", "--list", "--file", str(mine)]) == 0
+    assert capsys.readouterr().out.splitlines()[1].split() == ["drill", "1", "Drill"]
+    assert cli.main(["demo", "--json"]) == 2  # --json goes with --list
+    assert "--list" in capsys.readouterr().err

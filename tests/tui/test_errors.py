@@ -50,7 +50,11 @@ async def test_markup_in_a_service_message_renders_verbatim(make_app) -> None:
         await settle(pilot)
         table = app.screen.query_one(DataTable)
         assert table.row_count == 1
-        assert hostile in widget_text(table)
+        # The cell holds the words as sent (it ends in "…" where the column is
+        # narrower); the detail pane shows them whole.
+        assert table.get_row_at(0)[-1].plain == hostile
+        assert "No account [/x]" in widget_text(table)
+        assert hostile in widget_text(app.screen.query_one("#error-detail"))
 
 
 async def test_html_from_a_proxy_is_an_unexpected_response(make_app) -> None:

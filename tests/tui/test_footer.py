@@ -77,3 +77,45 @@ async def test_footer_keys_are_not_restyled_one_by_one_when_composed(
         keys = list(app.screen.query(FooterKey))
         assert keys and all(key.has_class("-compact") for key in keys)
         assert restyled == []
+
+
+def _footer_keys(app) -> list[str]:  # type: ignore[no-untyped-def]
+    """The keys the bar draws, as "key description" strings, in order (hidden ones left out)."""
+    footer = app.screen.query_one(AppFooter)
+    return [
+        f"{key.key_display} {key.description}".strip()
+        for key in footer.query(FooterKey)
+        if key.display and key.region.width
+    ]
+
+
+@pytest.mark.parametrize("size", [(60, 16), (80, 24), (100, 30)])
+async def test_a_key_that_does_not_fit_is_left_out_whole(make_app, size) -> None:  # type: ignore[no-untyped-def]
+    app = make_app(poll_interval=3600)
+    async with app.run_test(size=size) as pilot:
+        await sign_in(pilot)
+        await open_account(pilot, "user_good")
+        for action in ("", "view_transactions", "app.show_error_log"):
+            if action:
+                await app.screen.run_action(action)
+                await settle(pilot)
+            line = screen_line(app, size[1] - 1)
+            shown = _footer_keys(app)
+            # Every key shown is whole on the line, and nothing else is there.
+            assert " ".join(shown) == " ".join(line.split()), (type(app.screen).__name__, line)
+            assert line.startswith(shown[0])  # no stray spaces before the first key
+            assert shown[:4] == ["^q Quit", "f1 Help", "j Jobs", "e Errors"]
+            if action:
+                await pilot.press("escape")
+                await settle(pilot)
+
+
+async def test_the_sort_keys_show_as_one_group(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app(poll_interval=3600)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await sign_in(pilot)
+        await open_account(pilot, "user_good")
+        await app.screen.run_action("view_transactions")
+        await settle(pilot)
+        assert "1-5 Sort" in _footer_keys(app)
+        assert screen_line(app, 29).startswith("^q Quit")

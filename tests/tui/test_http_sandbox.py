@@ -41,7 +41,8 @@ async def test_sign_in_typed_as_a_person_against_a_sandbox_over_http(make_app, s
     app = make_app(sandbox=False, base_url=sandbox_url, transport=None)
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         host = sandbox_url.removeprefix("http://")
-        assert badge(app) == f"LIVE {host}"  # not known yet: nothing was asked
+        await settle(pilot)  # asked, without credentials, right after the first frame
+        assert badge(app) == f"SANDBOX {host}"
         await pilot.press(*"sandbox_key", "tab", *"sandbox_secret", "enter")
         await settle(pilot)
         assert isinstance(app.screen, LookupScreen)

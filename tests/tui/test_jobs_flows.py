@@ -15,6 +15,7 @@ from tui_helpers import (
     settle,
     sign_in,
     start_mfa_refresh,
+    state_dir,
 )
 
 from accountdesk.core.poller import PollerState
@@ -180,12 +181,39 @@ async def test_age_counts_on_the_app_clock_when_the_service_clock_is_ahead(
 async def test_a_corrupt_jobs_file_does_not_stop_the_app(
     make_app: Any, app_dirs: dict[str, Any]
 ) -> None:
-    app_dirs["data_dir"].mkdir(parents=True)
-    (app_dirs["data_dir"] / "jobs.json").write_text('{"services": {"sandbox": [tru')
+    folder = state_dir(app_dirs)
+    (folder / "jobs.json").write_text('{"services": {"sandbox": [tru')
     app = quiet(make_app())
     async with app.run_test(size=(100, 30)) as pilot:
         await start_jobs(pilot)
         assert len(app.desk.tracker) == 2
-    [aside] = app_dirs["data_dir"].glob("jobs.json.unreadable-*")
+    [aside] = folder.glob("jobs.json.unreadable-*")
     assert aside.read_text().endswith("[tru")
-    assert '"user_good"' in (app_dirs["data_dir"] / "jobs.json").read_text()
+    assert '"user_good"' in (folder / "jobs.json").read_text()
+
+
+@pytest.mark.anyio
+async def test_ages_after_f4_and_a_restart_are_on_the_clock_each_job_started_on(
+    make_app: Any, sandbox_app: Any
+) -> None:
+    """F4 +5 min, quit, restart: an age is never 0s for a job minutes old, nor 5 min short."""
+    clock = HandClock()
+    app = quiet(make_app(clock=clock))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await sign_in(pilot)
+        await open_account(pilot, "user_good")
+        await pilot.press("i")  # identity, at 09:30:00
+        await settle(pilot)
+        clock.advance(60)
+        sandbox_app.state.clock.advance(60)  # a minute passes on both clocks
+        await app.desk.advance_sandbox_clock(300)  # what F4's +5 min does
+        await pilot.press("b")  # a refresh, started after the move
+        await settle(pilot)
+    clock.advance(180)  # restarted three minutes later, on a new embedded sandbox
+    again = quiet(make_app(clock=clock, transport=another_sandbox()))
+    async with again.run_test(size=(100, 30)) as pilot:
+        await sign_in(pilot)
+        await pilot.press("f2")
+        await settle(pilot)
+        ages = {row[1]: row[3] for row in table_rows(again.screen)}
+        assert ages == {"identity": "9m 00s", "balance_refresh": "3m 00s"}

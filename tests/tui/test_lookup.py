@@ -13,6 +13,7 @@ from tui_helpers import (
     open_account,
     settle,
     sign_in,
+    state_dir,
     toast_titles,
     toasts,
 )
@@ -101,7 +102,7 @@ async def test_recent_lookups_survive_a_restart(make_app, app_dirs) -> None:
             await open_account(pilot, user_id)
             await app.screen.run_action("back")
             await settle(pilot)
-    saved = json.loads((app_dirs["data_dir"] / "recent.json").read_text())
+    saved = json.loads((state_dir(app_dirs) / "recent.json").read_text())
     # user_nobody answered AC-102: no user, so not worth keeping.
     assert saved == {"sandbox": ["user_good", "user_manual"]}
 
@@ -171,7 +172,8 @@ async def test_recent_lookups_are_kept_per_service(make_app, app_dirs, sandbox_t
 
     data_dir = app_dirs["data_dir"]
     data_dir.mkdir(parents=True)
-    # A file from before the split is the sandbox's list.
+    # A file of the very first format is the sandbox's list (any key's: the
+    # first key to sign in on the sandbox gets it).
     (data_dir / "recent.json").write_text(json.dumps(["user_manual"]))
     live = make_app(sandbox=False, base_url="https://api.bank.example")
     async with live.run_test(size=(100, 30), notifications=True) as pilot:
@@ -179,8 +181,10 @@ async def test_recent_lookups_are_kept_per_service(make_app, app_dirs, sandbox_t
         recent = live.screen.query_one("#recent", OptionList)
         assert recent.get_option_at_index(0).id is None  # "No lookups yet"
         await open_account(pilot, "user_good")
-    saved = json.loads((data_dir / "recent.json").read_text())
-    assert saved == {"sandbox": ["user_manual"], "https://api.bank.example": ["user_good"]}
+    saved = json.loads(
+        (state_dir(app_dirs, "https://api.bank.example") / "recent.json").read_text()
+    )
+    assert saved == {"https://api.bank.example": ["user_good"]}
 
     sandbox = make_app()
     async with sandbox.run_test(size=(100, 30), notifications=True) as pilot:

@@ -30,6 +30,7 @@ from tui_helpers import (
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from accountdesk.sandbox import FrozenClock, create_app
 from accountdesk.tui.screens.account import AccountScreen
+from accountdesk.tui.screens.confirm import ConfirmDialog
 from accountdesk.tui.screens.lookup import LookupScreen
 from accountdesk.tui.screens.sandbox_panel import SandboxPanel
 from loopback_server import serve_app
@@ -89,7 +90,14 @@ async def test_embedded_sandbox_clock_reset_and_scenarios(make_app: Any, sandbox
         await pilot.press("enter")  # an input with focus keeps Enter: it moves the clock
         await settle(pilot)
         assert clock_line(app).endswith("09:52:30 UTC") and field.value == ""
+        await click(pilot, "reset-sandbox")  # asks first: one key press wipes jobs and blocks
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")
+        await settle(pilot)
+        assert clock_line(app).endswith("09:52:30 UTC")
         await click(pilot, "reset-sandbox")
+        await pilot.press("y")
+        await settle(pilot)
         assert sandbox_app.state.clock.now() == FROZEN_NOW
         assert clock_line(app).endswith("09:30:00 UTC") and note(app).startswith("Reset")
         await pilot.press("f4")  # F4 again closes it
@@ -207,9 +215,13 @@ async def test_a_guarded_sandbox_refuses_control_without_its_token(make_app: Any
             await sign_in(pilot)
             await open_panel(pilot)
             await click(pilot, "plus-5m")
-            assert "AC-903 · 403" in toast_titles(app)  # the one failure path
             assert note(app).startswith("The sandbox refused: AC-903")
             assert app.desk.error_log.records[-1].code == "AC-903"
+            # The one failure path's toast waits while the panel is open.
+            assert "AC-903 · 403" not in toast_titles(app)
+            await pilot.press("escape")
+            await settle(pilot)
+            assert "AC-903 · 403" in toast_titles(app)
         # With the token in the settings (config file or environment), it obeys.
         app = make_app(
             sandbox=False,

@@ -22,6 +22,7 @@ from tui_helpers import (
     settle,
     sign_in,
     start_mfa_refresh,
+    state_dir,
 )
 
 from accountdesk.tui.screens.transactions import TransactionsScreen
@@ -40,9 +41,8 @@ def test_jobs_screen(
 ) -> None:
     # Two jobs kept from an earlier run: one the service no longer knows
     # (gone), one whose bank is down (stale after its error).
-    app_dirs["data_dir"].mkdir(parents=True)
     earlier = (FROZEN_NOW - dt.timedelta(hours=3)).isoformat()
-    (app_dirs["data_dir"] / "jobs.json").write_text(json.dumps({"version": 1, "services": {"sandbox": [
+    (state_dir(app_dirs) / "jobs.json").write_text(json.dumps({"version": 1, "services": {"sandbox": [
         {"user_id": "user_good", "job_id": "job_0777", "kind": "identity", "status": "in_progress",
          "created_at": earlier},
         {"user_id": "user_fi_down", "job_id": "job_0778", "kind": "balance_refresh",

@@ -55,11 +55,45 @@ def test_login(snap_compare, make_app, size) -> None:
     assert snap_compare(make_app(), terminal_size=size)
 
 
+def _live_service() -> httpx.MockTransport:
+    """A live service: it answers 404 where a sandbox lists its scenario users."""
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(404, json={"error": {"code": "AC-904", "message": "No such"}})
+
+    return httpx.MockTransport(answer)
+
+
 def test_login_live_service(snap_compare, make_app) -> None:
     app = make_app(
-        sandbox=False, base_url="https://api.bank.example", api_key="live_key", api_secret="x"
+        sandbox=False,
+        base_url="https://api.bank.example",
+        api_key="live_key",
+        api_secret="x",
+        transport=_live_service(),
     )
-    assert snap_compare(app, terminal_size=(100, 30))
+
+    async def run_before(pilot) -> None:
+        await settle(pilot)  # the badge once the service said what it is
+
+    assert snap_compare(app, terminal_size=(100, 30), run_before=run_before)
+
+
+def test_login_plain_http_to_another_machine(snap_compare, make_app) -> None:
+    app = make_app(
+        sandbox=False,
+        base_url="http://10.1.2.3:8080",
+        api_key="live_key",
+        api_secret="x",
+        transport=_live_service(),
+    )
+
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        await pilot.app.screen.run_action("sign_in")  # asked once before the secret goes
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
 
 def test_lookup(snap_compare, make_app) -> None:

@@ -22,7 +22,7 @@ async def test_five_failed_sign_ins_leave_the_live_badge_whole(make_app) -> None
         for n in range(5):
             await sign_in(pilot, api_key="k", api_secret=f"s{n}")
         await settle(pilot)
-        assert "LIVE 127.0.0.1:9" in screen_line(app, 0)
+        assert "? 127.0.0.1:9" in screen_line(app, 0)  # no answer: not known
         shown = toasts(app)
         assert len(shown) == 1  # five identical failures, one toast
         assert shown[0][0].endswith("×5")
@@ -55,3 +55,77 @@ async def test_a_toast_shown_over_a_dialog_is_drawn_once_when_it_closes(make_app
         drawn = [toast._notification.message for toast in app.screen.query("Toast")]
         assert sorted(drawn) == sorted(message for _, message, _ in toasts(app))
         assert len(drawn) == len(set(drawn)) == 2
+
+
+def _drawn_toasts(app) -> list[str]:  # type: ignore[no-untyped-def]
+    """The titles of the toasts drawn on any screen of the stack."""
+    return [
+        str(toast._notification.title)
+        for screen in app.screen_stack
+        for toast in screen.query("Toast")
+    ]
+
+
+async def test_no_toast_covers_a_dialog_and_they_show_when_it_closes(make_app) -> None:  # type: ignore[no-untyped-def]
+    from tui_helpers import start_mfa_refresh
+
+    from accountdesk.tui.screens.mfa import MfaDialog
+
+    app = make_app()
+    app.NOTIFICATION_TIMEOUT = 600
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await start_mfa_refresh(pilot)  # "Job started", then the dialog opens by itself
+        assert isinstance(app.screen, MfaDialog)
+        app.notify("while the dialog is open", title="Later")
+        await settle(pilot)
+        assert _drawn_toasts(app) == []
+        question = "Enter the 4-digit code"
+        assert any(question in screen_line(app, y) for y in range(24))
+        await pilot.press("escape")
+        await settle(pilot)
+        assert sorted(_drawn_toasts(app)) == ["Job started", "Later"]
+
+
+async def test_toasts_stand_at_the_bottom_clear_of_the_balance_panel(make_app) -> None:  # type: ignore[no-untyped-def]
+    from tui_helpers import open_account
+
+    app = make_app()
+    app.NOTIFICATION_TIMEOUT = 600
+    async with app.run_test(size=(120, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        await open_account(pilot, "user_good")
+        app.notify("first", title="One", severity="error")
+        app.notify("second", title="Two", severity="error")
+        await settle(pilot)
+        balance = app.screen.query_one("#balance-panel")
+        for toast in app.screen.query("Toast"):
+            assert not toast.region.overlaps(balance.region)
+
+
+async def test_every_toast_has_a_title(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    app.NOTIFICATION_TIMEOUT = 600
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        for _ in range(2):
+            app.notify("No unfinished job to poll.")
+        await settle(pilot)
+        assert [title for title, _m, _s in toasts(app)] == ["Note ×2"]
+
+
+def test_every_notify_in_the_code_names_a_title() -> None:
+    import ast
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parents[2] / "src" / "accountdesk"
+    untitled = []
+    for path in src.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "notify"
+                and node.args
+                and not any(keyword.arg in {"title", None} for keyword in node.keywords)
+            ):
+                untitled.append(f"{path.relative_to(src)}:{node.lineno}")
+    assert untitled == []

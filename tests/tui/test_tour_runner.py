@@ -299,3 +299,36 @@ def test_every_step_kind_is_performed() -> None:
         *tour_steps._APP_ACTIONS,
     }
     assert handled == set(Action)
+
+
+async def test_a_step_brings_what_it_points_at_into_view_at_80x24(tmp_path: Path) -> None:
+    """The bulk tour's first step points at user_bulk, the scenario list's last row."""
+    bulk = next(tour for tour in shipped_tours() if tour.id == "bulk")
+    app = demo_app(tmp_path, bulk)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await started(pilot)
+        scenarios = app.screen.query_one("#scenarios", OptionList)
+        highlighted = scenarios.highlighted_option
+        assert highlighted is not None and highlighted.id == "user_bulk"
+        assert "user_bulk" in screen_text(app)  # on screen, above the caption
+        assert app.focused is app.screen.query_one(CaptionPanel)  # the keys stay the tour's
+
+
+async def test_the_picker_shows_every_tour_at_80x24(tmp_path: Path) -> None:
+    tours = shipped_tours()
+    app = demo_app(tmp_path, tours)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TourPickerScreen)
+        tour_list = app.screen.query_one("#tour-list", OptionList)
+        assert tour_list.max_scroll_y == 0  # nothing hidden behind a scrollbar
+        text = screen_text(app)
+        for listed in tours:
+            assert listed.title in text and listed.id in text
+        # What the highlighted tour shows, in full, under the list, on screen.
+        summary = app.screen.query_one("#tour-summary")
+        assert " ".join(widget_text(summary, " ").split()) == tours[0].summary
+        assert summary.region.bottom <= tour_list.screen.region.bottom - 2  # above the key bar
+        await pilot.press("down")
+        await pilot.pause()
+        assert " ".join(widget_text(summary, " ").split()) == tours[1].summary

@@ -31,6 +31,7 @@ def test_every_tour_the_issue_asks_for_is_shipped() -> None:
         "lockout",
         "one-job",
         "bulk",
+        "paused-and-locked",
     }
 
 
@@ -66,6 +67,15 @@ def test_mfa_tour_at_80x24(snap_compare: Any, tmp_path: Path, which: str) -> Non
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
 
+def test_bulk_tour_points_at_user_bulk_at_80x24(snap_compare: Any, tmp_path: Path) -> None:
+    # user_bulk is the scenario list's last row: below the fold at 80x24 unless scrolled to.
+    async def run_before(pilot: Any) -> None:
+        await started(pilot)
+
+    app = demo_app(tmp_path, TOURS["bulk"])
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
 def test_tour_picker(snap_compare: Any, tmp_path: Path) -> None:
     async def run_before(pilot: Any) -> None:
         await pilot.pause()
@@ -76,7 +86,7 @@ def test_tour_picker(snap_compare: Any, tmp_path: Path) -> None:
 
 
 def test_tour_picker_at_80x24(snap_compare: Any, tmp_path: Path) -> None:
-    # The last tour highlighted: the list has scrolled to show it.
+    # Every tour in sight, the last one highlighted, its summary under the list.
     async def run_before(pilot: Any) -> None:
         await pilot.pause()
         await pilot.press(*["down"] * (len(TOURS) - 1))

@@ -7,6 +7,8 @@ They wait on workers and pauses, never on sleeps.
 from __future__ import annotations
 
 import datetime as dt
+import re
+from pathlib import Path
 from typing import Any
 
 from accountdesk.tui import screenshots
@@ -15,6 +17,17 @@ from accountdesk.tui.driver import Driver
 #: Both clocks (sandbox and app) are frozen at this instant in tests; the same
 #: instant as ``screenshots/``, so the README's pictures match the snapshots.
 FROZEN_NOW = screenshots.FROZEN_NOW
+
+
+def state_dir(
+    app_dirs: dict[str, Path], service: str = "sandbox", api_key: str = "sandbox_key"
+) -> Path:
+    """Where a test app keeps one service and key's jobs and recent lookups (made if missing)."""
+    from accountdesk.core.paths import state_folder_name
+
+    folder = app_dirs["data_dir"] / "state" / state_folder_name(service, api_key)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def driver(pilot: Any) -> Driver:
@@ -73,8 +86,12 @@ class HandClock:
 
 
 def toasts(app: Any) -> list[tuple[str, str, str]]:
-    """``(title, message, severity)`` of every notification still on screen."""
-    return [(n.title, n.message, n.severity) for n in app._notifications]
+    """``(title, message, severity)`` of every notification still on screen.
+
+    A long path in a message is drawn broken at its separators (core.formatting.
+    fold_paths); the message is given back whole.
+    """
+    return [(n.title, re.sub(r"/\n", "/", n.message), n.severity) for n in app._notifications]
 
 
 def toast_titles(app: Any) -> list[str]:

@@ -37,7 +37,15 @@ if TYPE_CHECKING:
         register_secret,
     )
     from ._retry import RetryPolicy
-    from ._sandbox import SandboxCatalogue, SandboxControl, SandboxCredential, ScenarioUser
+    from ._sandbox import (
+        SandboxCatalogue,
+        SandboxControl,
+        SandboxCredential,
+        ScenarioUser,
+        Trainee,
+        TraineeBlock,
+        TrainingRoom,
+    )
     from ._sanitise import sanitise_text
     from ._urls import normalise_base_url
     from ._wire import ResponseTooLargeError
@@ -105,6 +113,9 @@ _LAZY: dict[str, str] = {
     "SandboxControl": "._sandbox",
     "SandboxCredential": "._sandbox",
     "ScenarioUser": "._sandbox",
+    "Trainee": "._sandbox",
+    "TraineeBlock": "._sandbox",
+    "TrainingRoom": "._sandbox",
     "sanitise_text": "._sanitise",
     "normalise_base_url": "._urls",
     "ResponseTooLargeError": "._wire",
@@ -208,6 +219,9 @@ __all__ = [
     "ScenarioUser",
     "SecretRegistry",
     "TokenGrant",
+    "Trainee",
+    "TraineeBlock",
+    "TrainingRoom",
     "Transaction",
     "TransactionColumns",
     "TransactionDataUnavailableForManualUserError",

@@ -74,10 +74,13 @@ SANDBOX_CODES: Mapping[str, ErrorSpec] = MappingProxyType(
                 403,
                 "Sandbox control needs the X-Sandbox-Control-Token header "
                 "(the token is printed when the sandbox starts)",
-                "A control call on the shared world, served on a non-loopback interface.",
-                meaning="a control call (reset, clock) reached a sandbox served on the network, "
-                "which needs its control token so one trainee cannot reset everyone's world.",
-                next_step="Set sandbox_control_token to the token the sandbox printed at start.",
+                "A control call on the shared world or the training room, without the "
+                "sandbox's control token.",
+                meaning="a control call (reset, clock, the list of trainees) reached a sandbox "
+                "served on the network or running a training room, which needs its control "
+                "token so one trainee cannot reset everyone's world.",
+                next_step="Give the app the token the sandbox printed: --control-token or "
+                "sandbox_control_token.",
             ),
             _sandbox_spec(
                 "AC-913",
@@ -98,6 +101,17 @@ SANDBOX_CODES: Mapping[str, ErrorSpec] = MappingProxyType(
                 "10 seconds.",
                 next_step="Try again in a few seconds; if it lasts, ask the trainer to look "
                 "at the sandbox's log.",
+            ),
+            _sandbox_spec(
+                "AC-924",
+                404,
+                "No trainee of that name has signed in to this training sandbox",
+                "A trainer's call named a trainee (?trainee=NAME) this sandbox has not seen.",
+                meaning="the trainer's call named a trainee who has not signed in since the "
+                "sandbox started (or a sandbox without a training room), so there is no world "
+                "to reset or move.",
+                next_step="List the trainees (GET /_sandbox/trainees) and use a name from it: "
+                "alice or trainee_alice.",
             ),
             _sandbox_spec(
                 "AC-929",

@@ -19,7 +19,13 @@ if TYPE_CHECKING:
 
     from accountdesk.client import AccountDataClient
 
-__all__ = ["ClientFactory", "ServiceConnection", "WatchedTransport", "build_embedded_transport"]
+__all__ = [
+    "ClientFactory",
+    "ServiceConnection",
+    "WatchedTransport",
+    "build_embedded_transport",
+    "scenario_pack_problems",
+]
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +72,21 @@ def build_embedded_transport(**sandbox_options: Any) -> httpx.AsyncBaseTransport
     # Served on its own thread and loop: building user_bulk's 14 MB never
     # stalls the UI's loop.
     return embedded_transport(**sandbox_options)
+
+
+def scenario_pack_problems(text: str, source: str) -> list[str]:
+    """Why the embedded sandbox could not read the scenario pack ``text`` ([] when it can).
+
+    Here because the sandbox reads packs and this is the core's one door to
+    it: the recorder checks what it writes with the sandbox's own reader.
+    """
+    from accountdesk.sandbox.packs import PackError, parse_pack
+
+    try:
+        parse_pack(text, source=source)
+    except PackError as error:
+        return error.problems
+    return []
 
 
 class WatchedTransport:
@@ -179,6 +200,25 @@ class ServiceConnection:
         """Stop the embedded sandbox's thread, if this connection built one."""
         if self.embedded and self._transport is not None and self._built:
             await self._transport.aclose()
+
+    @property
+    def sandbox_options(self) -> dict[str, Any]:
+        """What the embedded sandbox is (or will be) built with."""
+        return dict(self._sandbox_options)
+
+    async def rebuild_sandbox(self, **changes: Any) -> None:
+        """A fresh embedded sandbox with ``changes`` to its options (a tour's own packs).
+
+        Only a sandbox this connection built is replaced; the next request
+        builds the new one. Sign out first: the old one's tokens are gone.
+        """
+        if not self.embedded or (self._transport is not None and not self._built):
+            return
+        async with self._lock:
+            old, self._transport = self._transport, None
+            self._sandbox_options = {**self._sandbox_options, **changes}
+        if old is not None:
+            await old.aclose()
 
     def with_base_url(self, base_url: str) -> ServiceConnection:
         """The same kind of connection to another live base URL."""

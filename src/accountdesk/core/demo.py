@@ -15,6 +15,7 @@ the same in a presenter's terminal and in the suite:
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -58,15 +59,26 @@ def demo_desk(
     start: dt.datetime,
     secret_backend: Any | None = None,
     poll_interval: float = 1.0,
+    scenarios: Sequence[Path] = (),
 ) -> Desk:
-    """A desk on a fresh embedded sandbox stopped at ``start`` (aware), the app clock following."""
+    """A desk on a fresh embedded sandbox stopped at ``start`` (aware), the app clock following.
+
+    ``scenarios``: pack files the sandbox serves after the shipped users (the
+    first tour's; another tour's packs replace them when it starts).
+    """
     if not settings.sandbox:
         raise ValueError("a demo runs on the embedded sandbox")
+    options: dict[str, Any] = {"frozen_at": start, "ids": 1}
+    if scenarios:
+        options["scenarios"] = [str(path) for path in scenarios]
     return Desk(
         settings,
         dirs,
         clock=StoppedClock(start),
+        # Files are still named by the real time: two exports of one demo
+        # must not share a name.
+        wall_clock=lambda: dt.datetime.now(dt.UTC),
         poll_interval=poll_interval,
-        sandbox_options={"frozen_at": start, "ids": 1},
+        sandbox_options=options,
         secret_backend=secret_backend,
     )

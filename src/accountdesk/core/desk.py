@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .connection import ClientFactory, ServiceConnection
+from .desk_transactions import TransactionReads
 from .errors import ErrorLog, ErrorRecord, InternalError
 from .jobs import JobTracker, TrackedJob, job_key
 from .listener import DeskListener, NullListener
@@ -23,11 +25,13 @@ from .notices import job_ended, job_given_up, store_problem
 from .paths import AppDirs
 from .poller import AsyncioScheduler, JobPoller, Scheduler
 from .recents import RecentLookups
+from .remembering import Remembering
 from .sandbox_session import SandboxSession
-from .secrets import Remembered, SecretKeeper
+from .secrets import SecretKeeper
+from .service_identity import ServiceIdentity
 from .settings import SANDBOX_SERVICE_KEY, Settings
 from .store import Store, StoreProblem
-from .transaction_cache import TransactionCache, TransactionKey
+from .transaction_cache import TransactionCache
 
 if TYPE_CHECKING:
     import httpx
@@ -40,7 +44,6 @@ if TYPE_CHECKING:
         ScenarioUser,
     )
 
-    from .transactions import TransactionData
 
 __all__ = ["Desk", "DeskListener", "NullListener"]
 
@@ -51,7 +54,7 @@ def _system_clock() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-class Desk(SandboxSession):
+class Desk(SandboxSession, Remembering, TransactionReads):
     """One session's state (see the module docstring).
 
     ``transport`` and ``client_factory`` let tests and the embedded sandbox
@@ -64,6 +67,7 @@ class Desk(SandboxSession):
         dirs: AppDirs,
         *,
         clock: Callable[[], dt.datetime] | None = None,
+        wall_clock: Callable[[], dt.datetime] | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         client_factory: ClientFactory | None = None,
         poll_interval: float = 1.0,
@@ -74,10 +78,14 @@ class Desk(SandboxSession):
         self.settings = settings
         self.dirs = dirs
         self.clock = clock or _system_clock
+        #: The time for names a person reads in a folder (exports, copies):
+        #: the app's clock, which a demo stops (it passes the real one here).
+        self.wall_clock = wall_clock or self.clock
         #: How far a sandbox's clock is ahead of ours (zero on a live service):
         #: ``now`` adds it, so countdowns and ages agree with the service's times.
         self.sandbox_offset = dt.timedelta(0)
         self.store = Store(on_problem=self._store_problem, now=self.clock)
+        self.identity = ServiceIdentity(self.store, dirs.data_dir)
         self.connection = ServiceConnection(
             base_url=settings.base_url,
             transport=transport,
@@ -96,7 +104,9 @@ class Desk(SandboxSession):
         self.signed_in_as = ""
         self._client: AccountDataClient | None = None
         self._recents: RecentLookups | None = None
+        self._recents_key: tuple[str, str] = ("", "")
         self._tracker: JobTracker | None = None
+        self._tracker_key: tuple[str, str] = ("", "")
         self._poller: JobPoller | None = None
         #: The sandbox's scenario users, learnt at sign-in ([] on a live service).
         self._scenarios: list[ScenarioUser] = []
@@ -119,6 +129,29 @@ class Desk(SandboxSession):
     def now(self) -> dt.datetime:
         """The service's time: our clock, plus the sandbox's offset on a sandbox."""
         return self.clock() + self.sandbox_offset
+
+    def wall_time(self) -> dt.datetime:
+        """The time to name files by: never a sandbox's moved clock."""
+        return self.wall_clock()
+
+    def job_now(self, job: TrackedJob) -> dt.datetime:
+        """Now on the clock ``job`` started on: its age and last poll are read on it.
+
+        The clock this session follows for a job seen since sign-in; for any
+        other (an earlier run's, a gone one's) the clock it was last seen on.
+        """
+        if job.live_clock or job.clock_offset is None:
+            return self.now()
+        return self.clock() + dt.timedelta(seconds=job.clock_offset)
+
+    def _clock_moved(self) -> None:
+        """The sandbox's clock moved (or was learnt): the jobs on it move with it."""
+        tracker = self._tracker
+        if not self.signed_in_as or tracker is None or self._tracker_key != self.state_key:
+            return  # signing in: the tracker to come starts on the new offset
+        if tracker.follow_clock(self.sandbox_offset.total_seconds()):
+            tracker.save()
+            self.listener.jobs_changed()
 
     @property
     def embedded(self) -> bool:
@@ -144,6 +177,7 @@ class Desk(SandboxSession):
         if self.embedded or base_url == self.connection.base_url:
             return
         self.connection = self.connection.with_base_url(base_url)
+        self.identity.forget()
         self._scenarios = []
         self.transactions.clear()
         self._recents = None
@@ -171,6 +205,10 @@ class Desk(SandboxSession):
         # (the client's own registry goes with the client).
         register_secret(api_secret)
         client = await self.connection.sign_in(api_key, api_secret)
+        self.stop_polling()  # signed in again without signing out: the last key's jobs saved
+        # Reloaded for this key (another app may have saved since), and not
+        # before the sandbox's time is learnt: its jobs start on that clock.
+        self._tracker = None
         self._client = client
         # A sandbox over HTTP (a trainer's `accountdesk sandbox`) says so here;
         # a live service answers 404 and stays live.
@@ -179,7 +217,6 @@ class Desk(SandboxSession):
             await self._learn_sandbox_time()
         self.signed_in_as = api_key
         log.info("signed in with key %s on %s", api_key, self.service_key)
-        self._tracker = None  # reload: another app may have saved since
         self.poller.start(client)
         self.listener.jobs_changed()
 
@@ -207,18 +244,51 @@ class Desk(SandboxSession):
 
     # -- per-service state ---------------------------------------------------------
 
+    # Kept per service AND API key (core.paths.AppDirs.state_dir): people who
+    # share a machine account never see, or poll, each other's jobs. Before
+    # sign-in there is no key: nothing is read or written.
+
+    @property
+    def state_key(self) -> tuple[str, str]:
+        """What the session's files are kept under: (service, API key signed in with)."""
+        return (self.service_key, self.signed_in_as)
+
+    def _state_file(self, name: str) -> Path | None:
+        if not self.signed_in_as:
+            return None
+        return self.dirs.state_dir(self.service_key, self.signed_in_as) / name
+
     @property
     def recents(self) -> RecentLookups:
-        if self._recents is None or self._recents.service_key != self.service_key:
-            self._recents = RecentLookups(self.store, self.dirs.recent_file, self.service_key)
+        if self._recents is None or self._recents_key != self.state_key:
+            signed_in = bool(self.signed_in_as)
+            self._recents = RecentLookups(
+                self.store,
+                self._state_file("recent.json"),
+                self.service_key,
+                earlier_path=self.dirs.recent_file if signed_in else None,
+            )
+            self._recents_key = self.state_key
         return self._recents
 
     @property
     def tracker(self) -> JobTracker:
-        if self._tracker is None or self._tracker.service_key != self.service_key:
-            tracker = JobTracker(self.store, self.dirs.jobs_file, self.service_key)
+        if self._tracker is None or self._tracker_key != self.state_key:
+            signed_in = bool(self.signed_in_as)
+            tracker = JobTracker(
+                self.store,
+                self._state_file("jobs.json"),
+                self.service_key,
+                api_key=self.signed_in_as,
+                earlier_path=self.dirs.jobs_file if signed_in else None,
+                # The embedded sandbox is new every run: a job of an earlier
+                # run is gone for every key, not someone else's.
+                unknown_means_gone=self.embedded,
+            )
             tracker.load()
+            tracker.clock_offset = self.sandbox_offset.total_seconds()
             self._tracker = tracker
+            self._tracker_key = self.state_key
             self._poller = None
         return self._tracker
 
@@ -255,10 +325,14 @@ class Desk(SandboxSession):
         self.listener.jobs_changed()
         return tracked
 
-    def clear_finished_jobs(self) -> int:
-        """Forget every finished (or gone) job of this service; how many."""
+    def finished_job_keys(self) -> list[str]:
+        """The jobs "Clear done" forgets: finished or gone, not given up on."""
+        return [job.key for job in self.tracker.jobs if not job.is_pollable and not job.given_up]
+
+    def clear_finished_jobs(self, among: Collection[str] | None = None) -> int:
+        """Forget the finished (or gone) jobs of this service, only those ``among`` if given."""
         tracker = self.tracker
-        done = [job.key for job in tracker.jobs if not job.is_pollable and not job.given_up]
+        done = [key for key in self.finished_job_keys() if among is None or key in among]
         cleared = tracker.forget(done)
         if cleared:
             tracker.save()
@@ -268,72 +342,6 @@ class Desk(SandboxSession):
     def unfinished_jobs(self) -> int:
         """Jobs still being polled (what quitting or signing out would leave behind)."""
         return len(self.tracker.pollable()) if self.signed_in else 0
-
-    # -- transactions ---------------------------------------------------------------
-
-    def cached_transactions(self, user_id: str) -> TransactionData | None:
-        """A user's transactions read earlier this session, or None."""
-        return self.transactions.get(TransactionKey(self.service_key, user_id))
-
-    async def load_transactions(self, user_id: str, *, reload: bool = False) -> TransactionData:
-        """A user's transactions: from the session cache, or read (``reload``: always read).
-
-        Raises the client's errors. The client parses a large answer in a
-        thread, straight into the lists the table keeps (no copy).
-        """
-        if not reload and (cached := self.cached_transactions(user_id)) is not None:
-            return cached
-        # NumPy comes with it: imported at the first read, not before the first frame.
-        from .transactions import TransactionData
-
-        key = TransactionKey(self.service_key, user_id)
-        client = self.client
-        # Columns straight from the JSON (no model per row), parsed off the loop.
-        data = TransactionData.from_columns(await client.get_transaction_columns(user_id))
-        # Signed out (or in again) meanwhile: this read belongs to no session.
-        if self._client is client:
-            self.transactions.put(key, data)
-        return data
-
-    # -- remembering ----------------------------------------------------------------
-
-    def remember_theme(self, theme: str) -> bool:
-        """Keep the theme picked in the command palette for the next run (config file)."""
-        from .config_file import remember_theme
-
-        return remember_theme(self.store, self.dirs.config_path, theme)
-
-    def remember_credentials(
-        self, api_key: str, api_secret: SecretStr | None, *, secret_in_file: bool = False
-    ) -> Remembered | None:
-        """Keep the key (and a live service's URL) in the config file, the secret in the keyring.
-
-        The secret goes into the config file only when no keyring exists and
-        ``secret_in_file`` says the user chose it. None when the config file
-        could not be written (the store told the user why).
-        """
-        from .config_file import remember_credentials
-
-        remembered, in_file = self.secrets.keep(
-            self.service_key,
-            api_key,
-            api_secret,
-            file_allowed=secret_in_file,
-            config_path=self.dirs.config_path,
-        )
-        written = remember_credentials(
-            self.store,
-            self.dirs.config_path,
-            api_key=api_key,
-            base_url=None if self.embedded else self.connection.base_url,
-            profile=self.settings.profile,
-            api_secret=in_file,
-        )
-        return remembered if written else None
-
-    def remembered_secret(self, api_key: str) -> SecretStr | None:
-        """A secret the keyring holds for this service and key (blocking: call from a thread)."""
-        return self.secrets.load(self.service_key, api_key)
 
     # -- reachability -------------------------------------------------------------
 

@@ -262,5 +262,6 @@ def export_errors(desk: Desk, report: ReportFormat) -> Path | None:
     secrets = (desk.settings.api_secret.get_secret_value(),)
     render = errors_markdown if report is ReportFormat.MARKDOWN else errors_json
     text = render(desk.error_log.records, service_url=service_url, exported_at=now, secrets=secrets)
-    target = desk.dirs.exports_dir / f"errors-{now:%Y%m%d-%H%M%S}.{report.value}"
+    # Named by the wall clock: a moved sandbox clock would name it hours off.
+    target = desk.dirs.exports_dir / f"errors-{desk.wall_time():%Y%m%d-%H%M%S}.{report.value}"
     return target if desk.store.write_text(target, text) else None

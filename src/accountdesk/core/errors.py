@@ -81,12 +81,17 @@ def block_lifts(lifts_at: datetime, now: datetime | None = None) -> str:
 
     The part in brackets only when ``now`` is known.
     """
-    when = f"The block lifts at {lifts_at.astimezone(UTC):%H:%M:%S} UTC"
+    return f"The block lifts at {lift_time(lifts_at, now)}."
+
+
+def lift_time(lifts_at: datetime, now: datetime | None = None) -> str:
+    """``"09:45:00 UTC (in 15 min)"``; the part in brackets only when ``now`` is known."""
+    when = f"{lifts_at.astimezone(UTC):%H:%M:%S} UTC"
     if now is None:
-        return when + "."
+        return when
     seconds = max(0.0, (lifts_at - now).total_seconds())
     left = f"{math.ceil(seconds)} s" if seconds < 60 else f"{math.ceil(seconds / 60)} min"
-    return f"{when} (in {left})."
+    return f"{when} (in {left})"
 
 
 def _failure_of(error: AccountDataError) -> FailureKind:

@@ -8,6 +8,7 @@ the cells that changed.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .formatting import describe_age
@@ -22,11 +23,19 @@ __all__ = [
     "FIXED_WIDTHS",
     "JobRow",
     "block_text",
+    "clear_text",
     "job_details",
     "job_note",
     "job_row",
     "matches",
+    "user_blocked_until",
 ]
+
+#: The details line of a job an earlier version kept (``core.earlier_files``).
+EARLIER_VERSION = (
+    "kept by an earlier version for this service: it becomes the job of the first key "
+    "whose poll of it succeeds"
+)
 
 #: (key, label) of the jobs table's columns, in order.
 COLUMNS: tuple[tuple[str, str], ...] = (
@@ -57,6 +66,8 @@ def _error_text(job: TrackedJob) -> str:
 
 def job_note(job: TrackedJob, *, stale: bool) -> str:
     """Text for the note column (cut to its width on screen); the details line says it all."""
+    if job.legacy:
+        return "earlier version: not this key's yet"
     if job.gone:
         return f"gone ({job.last_error_code or 'unknown'})"
     parts = []
@@ -78,6 +89,31 @@ def block_text(job: TrackedJob) -> str | None:
     if job.blocked_until is None:
         return "block lifts later: try again later"
     return f"block lifts at {job.blocked_until:%H:%M:%S %Z}".rstrip()
+
+
+def user_blocked_until(
+    jobs: Iterable[TrackedJob], user_id: str, now: dt.datetime
+) -> dt.datetime | None:
+    """When ``user_id``'s AC-108 block lifts, if a job of theirs said so and it has not yet."""
+    lifts = [
+        job.blocked_until
+        for job in jobs
+        if job.user_id == user_id
+        and job.last_error_code == "AC-108"
+        and job.blocked_until is not None
+        and job.blocked_until > now
+    ]
+    return max(lifts, default=None)
+
+
+def clear_text(cleared: int, not_shown: int) -> str:
+    """What clearing finished jobs did; ``not_shown``: finished jobs a filter hid, kept."""
+    noun = "job" if cleared == 1 else "jobs"
+    said = f"Cleared {cleared} finished {noun}." if cleared else "No finished job to clear."
+    if not_shown:
+        they = "it is" if not_shown == 1 else "they are"
+        said += f" {not_shown} not shown by the filter: {they} kept."
+    return said
 
 
 def matches(job: TrackedJob, query: str) -> bool:
@@ -111,6 +147,8 @@ def job_details(job: TrackedJob) -> list[tuple[str, str]]:
     block = block_text(job)
     if block is not None:
         details.append(("", block))
+    if job.legacy:
+        details.append(("", EARLIER_VERSION))
     if job.mfa is not None and job.mfa.attempts_remaining is not None:
         details.append(("MFA attempts left", str(job.mfa.attempts_remaining)))
     return details

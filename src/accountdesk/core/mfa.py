@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from accountdesk.contract import JobStatus
 
+from .errors import block_lifts, lift_time
 from .formatting import status_label
 from .notices import Notice
 
@@ -108,10 +109,35 @@ class MfaSession:
 
     # -- what the dialog shows ---------------------------------------------
 
+    #: When the user's block (``AC-108``, learnt from another job of theirs) lifts.
+    blocked_until: dt.datetime | None = None
+
+    @property
+    def blocked(self) -> bool:
+        return self.blocked_until is not None and self.clock() < self.blocked_until
+
+    @property
+    def can_answer(self) -> bool:
+        """Whether an answer may go: not blocked, and attempts left (or not said)."""
+        return not self.blocked and self.challenge.attempts_remaining != 0
+
     @property
     def attempts_text(self) -> str:
+        if self.blocked and self.blocked_until is not None:
+            return f"Blocked until {lift_time(self.blocked_until, self.clock())}"
         left = self.challenge.attempts_remaining
         return "Attempts left: —" if left is None else f"Attempts left: {left}"
+
+    @property
+    def refusal(self) -> str | None:
+        """Why no answer can go now (the dialog's line), or None."""
+        if self.blocked and self.blocked_until is not None:
+            return "The user is blocked after too many wrong answers (AC-108): " + block_lifts(
+                self.blocked_until, self.clock()
+            )
+        if self.challenge.attempts_remaining == 0:
+            return "No attempts left: the service will refuse any answer."
+        return None
 
     def countdown(self) -> str:
         return format_countdown(self.challenge.expires_at, self.clock())
@@ -122,6 +148,9 @@ class MfaSession:
         """The user pressed Enter: None when an answer is already on its way."""
         if self.state is not MfaState.WAITING:
             return None
+        refusal = self.refusal
+        if refusal is not None:
+            return MfaStep(refusal, error=True)  # an answer now costs nothing but a refusal
         if not answer.strip():
             return MfaStep("Type the answer first.", error=True)
         self.state = MfaState.SENDING

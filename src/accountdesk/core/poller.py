@@ -311,6 +311,9 @@ class JobPoller:
             self._answered(job, outcome)
 
     def _answered(self, tracked: TrackedJob, job: Job) -> None:
+        if tracked.legacy:  # an earlier version's job, and this key may see it: ours now
+            self.tracker.take_over(tracked)
+            tracked.mfa_offered = False
         was_pollable = tracked.is_pollable
         changed = self.tracker.record_poll(tracked, job, self.clock())
         if was_pollable and tracked.is_terminal:
@@ -325,6 +328,8 @@ class JobPoller:
 
         now = self.clock()
         message = getattr(error, "message", None) or error.detail
+        if tracked.legacy and self._not_this_keys(tracked, error, now, message):
+            return
         if isinstance(error, JobNotFoundError):
             # Typically a job kept from an earlier run of the embedded sandbox:
             # marked once and never asked for again; no toast for old history.
@@ -334,6 +339,30 @@ class JobPoller:
             return
         delay = exponential_backoff(tracked.failures + 1, base=BACKOFF_BASE, cap=BACKOFF_CAP)
         key = error.code or type(error).__name__
-        if self.tracker.record_failure(tracked, key, error.code, message, now, delay):
+        first = self.tracker.record_failure(tracked, key, error.code, message, now, delay)
+        # An earlier version's job is not one the user started here: no toast.
+        if first and not tracked.legacy:
             self.listener.poll_failed(tracked, error)
         self.listener.jobs_changed()
+
+    def _not_this_keys(
+        self, tracked: TrackedJob, error: AccountDataError, now: dt.datetime, message: str
+    ) -> bool:
+        """An earlier version's job the service did not give this key; False: try again later.
+
+        The service answered with a code: the job is another key's (or gone
+        for all on a service that is new every run, the embedded sandbox).
+        No answer at all says nothing about whose it is.
+        """
+        from accountdesk.client import JobNotFoundError, MalformedResponseError, TransportError
+
+        if isinstance(error, TransportError | MalformedResponseError):
+            return False
+        if isinstance(error, JobNotFoundError) and self.tracker.unknown_means_gone:
+            self.tracker.take_over(tracked)
+            self.tracker.mark_gone(tracked, error.code, message, now)
+        else:
+            log.info("job %s of an earlier version is not this key's (%s)", tracked.key, error.code)
+            self.tracker.not_ours(tracked)
+        self.listener.jobs_changed()
+        return True

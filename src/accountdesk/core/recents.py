@@ -1,14 +1,16 @@
-"""Recent user lookups, kept across runs in ``recent.json``, one list per service.
+"""Recent user lookups, kept across runs in ``recent.json``, per service and API key.
 
-A user id on the sandbox means nothing on a real service, so the file keeps
-one list per ``service_key``::
+Each API key keeps its own file (``AppDirs.state_dir``), so people sharing a
+machine account never see each other's lookups; inside it, one list per
+``service_key`` (a user id on the sandbox means nothing on a real service)::
 
-    {"sandbox": ["user_good", "user_mfa"], "https://api.bank.example": ["u_1"]}
+    {"sandbox": ["user_good", "user_mfa"]}
 
 Most recent first, no duplicates, at most :data:`MAX_RECENT` per service.
 Every change is a locked read-modify-write through the store, so two apps on
-one data dir never lose each other's lookups. A file from before the split (a
-bare JSON list) is read as the sandbox's list.
+one data dir never lose each other's lookups. The lookups an earlier version
+kept for the service (any key, ``earlier_path``) go to the first key that
+signs in (:mod:`.earlier_files`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from .earlier_files import earlier_lookups, forget_earlier_lookups
 from .store import CorruptFile, Store
 
 __all__ = ["MAX_RECENT", "RecentLookups"]
@@ -44,13 +47,35 @@ def _empty() -> dict[str, list[str]]:
 class RecentLookups:
     """The user ids looked up lately on one service."""
 
-    def __init__(self, store: Store, path: Path, service_key: str, limit: int = MAX_RECENT) -> None:
+    def __init__(
+        self,
+        store: Store,
+        path: Path | None,
+        service_key: str,
+        limit: int = MAX_RECENT,
+        *,
+        earlier_path: Path | None = None,
+    ) -> None:
+        """``path`` None: kept in memory only (not signed in yet)."""
         self.store = store
         self.path = path
         self.service_key = service_key
         self.limit = limit
-        document = store.read_json(path, _document, _empty)
-        self._user_ids = document.get(service_key, [])[:limit]
+        self._user_ids: list[str] = []
+        self._saved = False
+        if path is not None:
+            self._user_ids = store.read_json(path, _document, _empty).get(service_key, [])[:limit]
+        if earlier_path is not None:
+            self._take_earlier(earlier_path)
+
+    def _take_earlier(self, earlier_path: Path) -> None:
+        """The earlier version's lookups of this service: this key's now (after its own)."""
+        taken = earlier_lookups(self.store, earlier_path, self.service_key)
+        if not taken:
+            return
+        self._change(lambda ids: [*ids, *(u for u in taken if u not in ids)])
+        if self.path is not None and self._saved:
+            forget_earlier_lookups(self.store, earlier_path, self.service_key)
 
     @property
     def user_ids(self) -> list[str]:
@@ -75,6 +100,10 @@ class RecentLookups:
             updated[self.service_key] = edit(document.get(self.service_key, []))[: self.limit]
             return updated
 
+        if self.path is None:
+            self._saved = False
+            return
         result = self.store.update_json(self.path, change, _document, _empty)
+        self._saved = result is not None
         if result is not None:
             self._user_ids = result[self.service_key]

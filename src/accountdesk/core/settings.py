@@ -52,6 +52,7 @@ __all__ = [
     "ConfigError",
     "Profile",
     "Settings",
+    "environment_variables",
     "load_settings",
     "means_sandbox",
     "read_config_file",
@@ -105,6 +106,8 @@ class Profile(BaseModel):
     api_key: str | None = None
     api_secret: SecretStr | None = None
     theme: str | None = None
+    #: A training sandbox's control token: F4 then shows the room (trainees).
+    sandbox_control_token: SecretStr | None = None
 
     @field_validator("base_url")
     @classmethod
@@ -117,21 +120,33 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore")
 
-    #: None: the embedded sandbox.
-    base_url: str | None = None
-    api_key: str = ""
-    api_secret: SecretStr = SecretStr("")
-    profile: str | None = None
-    theme: str | None = None
+    # A field's description is its line in ``accountdesk --help`` (its
+    # ACCOUNTDESK_* variable) and in the manual: one text, here.
+    base_url: str | None = Field(
+        default=None, description="a live service's base URL (unset: the embedded sandbox)"
+    )
+    api_key: str = Field(default="", description="the API key to sign in with")
+    api_secret: SecretStr = Field(
+        default=SecretStr(""), description="the API secret to sign in with"
+    )
+    profile: str | None = Field(default=None, description="a [profiles.NAME] table to use")
+    theme: str | None = Field(default=None, description="a Textual theme by name")
     keymap: dict[str, str] = Field(default_factory=dict)
     profiles: dict[str, Profile] = Field(default_factory=dict)
-    #: Largest answer body accepted from the service, in MiB (decoded).
-    max_response_mb: int = Field(default=64, ge=1, le=4096)
-    #: Where copied text goes: the terminal (OSC 52), a file and a dialog, or
-    #: "auto" (OSC 52 unless the environment shows it cannot arrive; core.clipboard).
-    clipboard: ClipboardMode = ClipboardMode.AUTO
-    #: Sent to a sandbox served on a non-loopback interface for its control endpoints.
-    sandbox_control_token: SecretStr | None = None
+    max_response_mb: int = Field(
+        default=64,
+        ge=1,
+        le=4096,
+        description="the largest answer accepted from the service, in MiB (decoded)",
+    )
+    clipboard: ClipboardMode = Field(
+        default=ClipboardMode.AUTO,
+        description="where copied text goes: osc52 (the terminal), file, or auto",
+    )
+    sandbox_control_token: SecretStr | None = Field(
+        default=None,
+        description="the control token of a sandbox served beyond loopback or of a training room (its clock, reset, the trainees in F4)",
+    )
     #: Keys of the config file this version does not know (ignored; the app logs them).
     ignored_keys: tuple[str, ...] = ()
 
@@ -171,6 +186,19 @@ class Settings(BaseSettings):
             f"Settings(base_url={self.base_url!r}, api_key={self.api_key!r}, "
             f"profile={self.profile!r}, theme={self.theme!r})"
         )
+
+
+def environment_variables() -> list[tuple[str, str]]:
+    """``(ACCOUNTDESK_NAME, what it sets)`` for every setting the environment may give.
+
+    From the model: a field with a description is one. Tables (keymap,
+    profiles) belong in the config file and have none.
+    """
+    return [
+        (ENV_PREFIX + name.upper(), field.description)
+        for name, field in Settings.model_fields.items()
+        if field.description
+    ]
 
 
 def read_config_file(path: Path) -> dict[str, Any]:

@@ -7,12 +7,15 @@ A tour is a small TOML file; the shipped ones are package data
     title = "The manual user's five refusals"
     summary = "One user linked by hand, five things the service will not do."
     order = 20                      # place in the tour picker (optional)
+    scenarios = "my-users.toml"     # scenario packs the tour's sandbox serves (optional;
+                                    # a path or a list, relative to the tour file)
 
     [[steps]]
     do = "look_up"                  # what the step does in the real screens
     user = "user_manual"            # what it needs: user, answer, seconds, secret
     say = "We open the account of a manually linked user."   # the caption, read aloud
     look = "the Balance panel"      # where the audience looks (optional)
+    point_at = "user_manual"        # a user to bring into view and highlight (optional)
     expect = "AC-105"               # the code the service must answer (optional)
     explain = ["AC-107"]            # more codes to explain (optional)
 
@@ -52,6 +55,8 @@ __all__ = [
     "parse_tour",
     "shipped_tour",
     "shipped_tours",
+    "tour_listing",
+    "tours_document",
 ]
 
 #: Longest caption (it must fit a few lines at 80 columns, beside the code texts).
@@ -115,6 +120,10 @@ class TourStep(BaseModel):
     seconds: float | None = Field(default=None, gt=0, le=MAX_CLOCK_STEP, allow_inf_nan=False)
     expect: str | None = None
     explain: tuple[str, ...] = ()
+    #: A user id the step points at: once it has run, the list on screen that
+    #: holds it (the lookup screen's) scrolls to it and highlights it, so a
+    #: row below the fold at 80x24 is seen.
+    point_at: str | None = None
 
     @field_validator("say")
     @classmethod
@@ -141,7 +150,7 @@ class TourStep(BaseModel):
             raise ValueError("a clock step is more than 0 seconds and at most 366 days")
         return seconds
 
-    @field_validator("user")
+    @field_validator("user", "point_at")
     @classmethod
     def _user_id(cls, user: str | None) -> str | None:
         problem = sandbox_user_id_problem(user) if user is not None else None
@@ -188,7 +197,12 @@ def _known_code(code: str) -> None:
 
 
 class Tour(BaseModel):
-    """A guided tour: a title, a summary for the picker, and its steps."""
+    """A guided tour: a title, a summary for the picker, its steps and its scenario packs.
+
+    ``scenarios`` are the pack files as the tour file names them (relative
+    to it); ``scenario_files`` the same, resolved: what the tour's sandbox
+    serves after the shipped users.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
 
@@ -196,29 +210,58 @@ class Tour(BaseModel):
     title: str = Field(min_length=1, max_length=60)
     summary: str = Field(min_length=1, max_length=240)
     order: int = 100
+    scenarios: tuple[str, ...] = Field(default=(), max_length=20)
     steps: tuple[TourStep, ...] = Field(min_length=1, max_length=60)
+    scenario_files: tuple[Path, ...] = Field(default=(), exclude=True)
 
     @field_validator("title", "summary")
     @classmethod
     def _one_line(cls, text: str) -> str:
         return _printable(text)
 
+    @field_validator("scenarios", mode="before")
+    @classmethod
+    def _one_or_more(cls, value: object) -> object:
+        return (value,) if isinstance(value, str) else value
+
+    @field_validator("scenarios")
+    @classmethod
+    def _pack_names(cls, names: tuple[str, ...]) -> tuple[str, ...]:
+        for name in names:
+            if not name or len(name) > 1024:
+                raise ValueError("a pack is named by a path of 1 to 1024 characters")
+            _printable(name)
+        return names
+
 
 class TourFileError(ValueError):
     """A tour file cannot be used; the text is one line: file, step, field, problem."""
 
 
-def parse_tour(text: str, *, tour_id: str, source: str) -> Tour:
-    """The tour in ``text`` (TOML); ``source`` names it in errors (a path)."""
+def parse_tour(text: str, *, tour_id: str, source: str, folder: Path | None = None) -> Tour:
+    """The tour in ``text`` (TOML); ``source`` names it in errors (a path).
+
+    ``folder``: where the tour file is, for its ``scenarios`` (relative
+    paths); the current folder when None. A pack that is not there is an
+    error here; what is in it is checked when the demo starts.
+    """
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise TourFileError(f"{source}: not valid TOML: {error}") from None
+    if "scenario_files" in document:  # ours: resolved from scenarios
+        raise TourFileError(f"{source}: scenario_files: not a field of a tour")
     data: dict[str, Any] = {"id": tour_id, **document}
     try:
-        return Tour.model_validate(data)
+        tour = Tour.model_validate(data)
     except ValidationError as error:
         raise TourFileError(f"{source}: {_describe(error)}") from None
+    base = folder if folder is not None else Path()
+    files = tuple(base / Path(name).expanduser() for name in tour.scenarios)
+    for name, file in zip(tour.scenarios, files, strict=True):
+        if not file.is_file():
+            raise TourFileError(f"{source}: scenarios: {name}: no such file")
+    return tour.model_copy(update={"scenario_files": files})
 
 
 def load_tour(path: Path) -> Tour:
@@ -229,14 +272,19 @@ def load_tour(path: Path) -> Tour:
         raise TourFileError(f"{path}: not UTF-8 text") from None
     except OSError as error:
         raise TourFileError(f"{path}: cannot read: {error.strerror or error}") from None
-    return parse_tour(text, tour_id=_id_of(path.name), source=str(path))
+    return parse_tour(text, tour_id=_id_of(path.name), source=str(path), folder=path.parent)
 
 
 def shipped_tours() -> list[Tour]:
     """The tours that come with accountdesk, in picker order."""
-    folder = resources.files("accountdesk") / "tours"
+    folder = Path(str(resources.files("accountdesk") / "tours"))
     tours = [
-        parse_tour(entry.read_text(encoding="utf-8"), tour_id=_id_of(entry.name), source=entry.name)
+        parse_tour(
+            entry.read_text(encoding="utf-8"),
+            tour_id=_id_of(entry.name),
+            source=entry.name,
+            folder=folder,
+        )
         for entry in folder.iterdir()
         if entry.name.endswith(".toml")
     ]
@@ -249,6 +297,33 @@ def shipped_tour(tour_id: str) -> Tour:
     if tour_id not in tours:
         raise KeyError(f"no tour {tour_id!r}; the tours are: {', '.join(tours)}")
     return tours[tour_id]
+
+
+def tour_listing(tours: list[Tour]) -> str:
+    """``accountdesk demo --list``: one line per tour (id, steps, title), for a lesson plan."""
+    width = max([len("id"), *(len(tour.id) for tour in tours)])
+    lines = [f"{'id':<{width}}  steps  title"]
+    lines += [f"{tour.id:<{width}}  {len(tour.steps):>5}  {tour.title}" for tour in tours]
+    return "\n".join(lines)
+
+
+def tours_document(tours: list[Tour]) -> list[dict[str, Any]]:
+    """``accountdesk demo --list --json``: every tour and its steps, for a script.
+
+    A step's ``secret`` (a wrong one, typed on purpose) is left out: a
+    listing is printed, piped and pasted.
+    """
+    return [
+        {
+            "id": tour.id,
+            "title": tour.title,
+            "summary": tour.summary,
+            "order": tour.order,
+            "scenarios": list(tour.scenarios),
+            "steps": [step.model_dump(mode="json", exclude={"secret"}) for step in tour.steps],
+        }
+        for tour in tours
+    ]
 
 
 def _id_of(file_name: str) -> str:

@@ -8,15 +8,46 @@ secret is kept: ids, kind, status, times and the last error.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from accountdesk.contract import TERMINAL_STATUSES, JobKind, JobStatus
 
+from .store import CorruptFile
+
 if TYPE_CHECKING:
     from accountdesk.client import MfaChallenge
 
-__all__ = ["TrackedJob", "aware", "job_key", "parse_kind", "parse_status"]
+__all__ = [
+    "TrackedJob",
+    "aware",
+    "empty_jobs",
+    "job_key",
+    "jobs_document",
+    "parse_kind",
+    "parse_status",
+    "service_records",
+]
+
+FILE_VERSION = 1
+
+
+def jobs_document(data: Any) -> dict[str, Any]:
+    """A jobs file: ``{"version": 1, "services": {service: [records]}}``; else CorruptFile."""
+    if not isinstance(data, dict) or not isinstance(data.get("services"), dict):
+        raise CorruptFile("not a jobs document")
+    return data
+
+
+def empty_jobs() -> dict[str, Any]:
+    return {"version": FILE_VERSION, "services": {}}
+
+
+def service_records(document: dict[str, Any], service_key: str) -> list[Any]:
+    """One service's records in a jobs document ([] when it has none, or not a list)."""
+    records = document["services"].get(service_key)
+    return records if isinstance(records, list) else []
 
 
 def job_key(user_id: str, job_id: str) -> str:
@@ -65,6 +96,10 @@ class TrackedJob:
     gone: bool = False
     #: It did not finish within the poller's limit: not polled until asked.
     given_up: bool = False
+    #: Seconds the clock of the job's service was ahead of ours when last seen
+    #: (a sandbox's clock may be moved): its age is read on that clock, even
+    #: after a restart follows another one. None: an earlier version's record.
+    clock_offset: float | None = None
 
     failures: int = field(default=0, repr=False)
     next_poll_at: dt.datetime | None = field(default=None, repr=False)
@@ -74,6 +109,12 @@ class TrackedJob:
     mfa: MfaChallenge | None = field(default=None, repr=False)
     mfa_offered: bool = field(default=False, repr=False)
     in_flight_since: dt.datetime | None = field(default=None, repr=False)
+    #: On the clock this session follows (tracked, or answered a poll, since
+    #: sign-in): its offset moves with the sandbox's clock.
+    live_clock: bool = field(default=False, repr=False)
+    #: Kept by an earlier version for the service, not yet taken by a key
+    #: (``core.earlier_files``): shown apart, never answered for MFA.
+    legacy: bool = field(default=False, repr=False)
 
     @property
     def key(self) -> str:
@@ -89,7 +130,7 @@ class TrackedJob:
 
     @property
     def needs_mfa(self) -> bool:
-        return self.status is JobStatus.MFA_REQUIRED and not self.gone
+        return self.status is JobStatus.MFA_REQUIRED and not self.gone and not self.legacy
 
     @property
     def is_pollable(self) -> bool:
@@ -119,6 +160,7 @@ class TrackedJob:
             "blocked_until": when(self.blocked_until),
             "gone": self.gone,
             "given_up": self.given_up,
+            "clock_offset": self.clock_offset,
         }
 
     @classmethod
@@ -140,6 +182,7 @@ class TrackedJob:
             blocked_until=_optional_time(record.get("blocked_until")),
             gone=record.get("gone") is True,
             given_up=record.get("given_up") is True,
+            clock_offset=_optional_offset(record.get("clock_offset")),
         )
 
 
@@ -158,6 +201,18 @@ def _time(value: Any) -> dt.datetime:
         raise TypeError("a time must be an ISO-8601 string")
     moment = dt.datetime.fromisoformat(value)
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
+
+
+#: A clock offset past this (a sandbox moves at most 100 years) is not one of ours.
+_MAX_OFFSET_SECONDS = 200 * 366 * 86_400
+
+
+def _optional_offset(value: Any) -> float | None:
+    """A recorded clock offset, or None (missing, or not a sane number: age as before)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    seconds = float(value)
+    return seconds if math.isfinite(seconds) and abs(seconds) <= _MAX_OFFSET_SECONDS else None
 
 
 def _optional_time(value: Any) -> dt.datetime | None:

@@ -1,4 +1,4 @@
-"""The session's cache of transaction downloads, per service and user.
+"""The session's cache of transaction downloads, per service, API key and user.
 
 Reading ``user_bulk`` moves 14 MB and 100,000 rows; a support person goes
 back and forth between a user's account and transactions many times, so the
@@ -26,6 +26,8 @@ MAX_ROWS = 1_500_000
 
 class TransactionKey(NamedTuple):
     service_key: str
+    #: Another key may not see the same data (a trainee's world, another agent's rights).
+    api_key: str
     user_id: str
 
 

@@ -36,11 +36,16 @@ Decisions beyond the README (the contract leaves them "not shown"):
   shared world; beyond loopback, acting on the shared world needs the
   control token (403 ``AC-903``).
 - Tenants (``tenants=True``): a world per ``trainee_<name>`` key (429
-  ``AC-929`` past ``max_tenants``).
+  ``AC-929`` past ``max_tenants``), each built from the same packs.
+- Scenario users come from packs (``scenarios``): the shipped default pack,
+  then the trainer's; see :mod:`.packs` and docs/scenario-packs.md.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .clock import Clock, FrozenClock, SystemClock
@@ -51,6 +56,7 @@ if TYPE_CHECKING:
 
     from .embedded import EmbeddedTransport
     from .engine import IdSource
+    from .scenarios import ScenarioSet
 
 __all__ = [
     "CREDENTIALS",
@@ -62,6 +68,7 @@ __all__ = [
     "create_app",
     "embedded_transport",
     "is_loopback_host",
+    "load_scenarios",
     "openapi_document",
     "serve",
     "served_app",
@@ -81,8 +88,17 @@ def create_app(
     max_tenants: int = 100,
     bulk_transactions: int = 100_000,
     control_token: str | None = None,
+    scenarios: Sequence[str | Path] | ScenarioSet | None = None,
+    frozen_at: dt.datetime | None = None,
 ) -> Starlette:
     """Build a sandbox app with a fresh engine.
+
+    ``scenarios``: scenario pack files served after the shipped default pack
+    (or packs already read, :func:`load_scenarios`); a bad pack raises
+    :class:`~.packs.PackError`. A pack's clock start is where a clock made
+    here starts: the system clock (running on from it) or, with
+    ``frozen_at``, a stopped one (at ``frozen_at`` when no pack says). A
+    ``clock`` given wins over both.
 
     ``clock`` defaults to a :class:`SystemClock`. ``ids`` chooses job ids and
     tokens: None for random ones (a restarted sandbox never reuses a job id),
@@ -100,7 +116,17 @@ def create_app(
     """
     from .api import build_app
     from .engine import SandboxEngine
+    from .scenarios import ScenarioSet
 
+    if scenarios is None or isinstance(scenarios, ScenarioSet):
+        scenario_set = scenarios
+    else:
+        scenario_set = load_scenarios(scenarios)
+    start = scenario_set.clock_start if scenario_set is not None else None
+    if clock is None and frozen_at is not None:
+        clock = FrozenClock(start or frozen_at)
+    elif clock is None and start is not None:
+        clock = SystemClock(start)
     engine = SandboxEngine(
         clock,
         job_seconds=job_seconds,
@@ -112,8 +138,23 @@ def create_app(
         max_tenants=max_tenants,
         bulk_transactions=bulk_transactions,
         control_token=control_token,
+        scenarios=scenario_set,
     )
     return build_app(engine)
+
+
+def load_scenarios(paths: Sequence[str | Path] = (), *, shipped_users: bool = True) -> ScenarioSet:
+    """The shipped default pack and the scenario packs at ``paths``, checked and merged.
+
+    ``shipped_users=False``: the packs' users alone (the sandbox's own key,
+    ``sandbox_key``, still signs in). Raises :class:`~.packs.PackError` (a
+    ``ValueError``; one line per problem, each naming the file and the line
+    or field) for any pack that cannot be used. Reads pydantic, never the web
+    framework.
+    """
+    from .packs import load_scenarios as load
+
+    return load(paths, shipped_users=shipped_users)
 
 
 def embedded_transport(**create_app_kwargs: Any) -> EmbeddedTransport:
@@ -166,12 +207,15 @@ def served_app(
 ) -> tuple[Starlette, str | None]:
     """The app :func:`serve` runs on ``host``, and its control token.
 
-    Beyond loopback a control token is made when none is given. Options out
-    of bounds raise :class:`SandboxOptionError` before anything listens.
+    Beyond loopback, and for a training room (``tenants=True``) on any host,
+    a control token is made when none is given: trainees on one training PC
+    reach loopback as well as the trainer does. Options out of bounds raise
+    :class:`SandboxOptionError` before anything listens.
     """
     import secrets
 
-    if control_token is None and not is_loopback_host(host):
+    room = bool(create_app_kwargs.get("tenants"))
+    if control_token is None and (room or not is_loopback_host(host)):
         control_token = secrets.token_urlsafe(32)
     try:
         app = create_app(control_token=control_token, **create_app_kwargs)
@@ -199,7 +243,22 @@ def welcome_lines(host: str, port: int, *, tenants: bool = False) -> list[str]:
             f"  training room: each trainee signs in with API key {TRAINEE_PREFIX}<name> "
             f"(lower-case letters, digits, _ or -), secret {TRAINEE_SECRET}: a world of their own"
         )
+        lines += room_lines(url)
     return lines
+
+
+def room_lines(url: str) -> list[str]:
+    """How the trainer lists the trainees, resets one or all (curl), and opens the room in the app."""
+    from accountdesk.contract.sandbox_codes import CONTROL_TOKEN_HEADER
+
+    header = f'-H "{CONTROL_TOKEN_HEADER}: $TOKEN"'  # double quotes: the shell fills it in
+    return [
+        "  the trainer, with TOKEN set to the control token printed below:",
+        f"    list the trainees  curl {header} {url}/_sandbox/trainees",
+        f"    reset one trainee  curl -X POST {header} '{url}/_sandbox/reset?trainee=NAME'",
+        f"    reset everyone     curl -X POST {header} {url}/_sandbox/reset",
+        f"    in the dashboard   accountdesk --base-url {url} --control-token $TOKEN, then F4",
+    ]
 
 
 def serve(

@@ -83,6 +83,11 @@ def _control_token(request: Request) -> str | None:
     return request.headers.get(CONTROL_TOKEN_HEADER)
 
 
+def _trainee(request: Request) -> str | None:
+    """The trainee a trainer's call names (``?trainee=NAME``); "" is a name, never "everyone"."""
+    return request.query_params.get("trainee")
+
+
 def _error_response(
     code: str, endpoint: Endpoint | None, headers: dict[str, str] | None = None
 ) -> JSONResponse:
@@ -179,11 +184,14 @@ def _control_handlers(engine: SandboxEngine) -> dict[tuple[str, str], Handler]:
     """The ``/_sandbox`` endpoints, bound to ``engine``, keyed by (method, path)."""
 
     async def list_scenarios(request: Request) -> Response:
-        return JSONResponse(catalogue(engine.scenarios))
+        return JSONResponse(catalogue(engine.scenarios, engine.scenario_set.credentials))
 
     async def reset(request: Request) -> Response:
-        engine.reset(_bearer(request), _control_token(request))
+        engine.reset(_bearer(request), _control_token(request), trainee=_trainee(request))
         return JSONResponse({"reset": True})
+
+    async def list_trainees(request: Request) -> Response:
+        return JSONResponse(engine.trainees(_control_token(request)))
 
     async def read_clock(request: Request) -> Response:
         return JSONResponse({"now": wire_time(engine.clock_now(_bearer(request)))})
@@ -191,12 +199,16 @@ def _control_handlers(engine: SandboxEngine) -> dict[tuple[str, str], Handler]:
     async def advance_clock(request: Request) -> Response:
         body = await _json_body(request)
         now = engine.advance_clock(
-            _field(body, "seconds"), _bearer(request), _control_token(request)
+            _field(body, "seconds"),
+            _bearer(request),
+            _control_token(request),
+            trainee=_trainee(request),
         )
         return JSONResponse({"now": wire_time(now)})
 
     return {
         ("GET", "/_sandbox/scenarios"): list_scenarios,
+        ("GET", "/_sandbox/trainees"): list_trainees,
         ("POST", "/_sandbox/reset"): reset,
         ("GET", "/_sandbox/clock"): read_clock,
         ("POST", "/_sandbox/clock/advance"): advance_clock,

@@ -1,7 +1,8 @@
 """The AC-108 block: a user's budget of wrong MFA answers, across all their jobs.
 
-The budget belongs to the user, not to a job: three wrong answers in all,
-on any of that user's jobs, block the user for ``block_seconds``. Before, it
+The budget belongs to the user, not to a job: three wrong answers in all
+(or the user's own number, from a scenario pack), on any of that user's
+jobs, block the user for ``block_seconds`` (or the pack's block length). Before, it
 was per job, and 300 concurrent jobs gave 900 guesses at a 4-digit code.
 While the block stands no answer is checked (a right one fails its job with
 ``AC-108`` too); when it lifts, on the sandbox clock, the budget is full
@@ -20,19 +21,24 @@ MFA_ATTEMPTS = 3
 
 
 class MfaBudget:
-    """One user's wrong MFA answers left, and the block when they run out."""
+    """One user's wrong MFA answers left, and the block when they run out.
 
-    __slots__ = ("blocked_until", "remaining")
+    ``attempts`` is the user's budget (a scenario pack may set it; 3 for the
+    shipped users).
+    """
 
-    def __init__(self) -> None:
-        self.remaining = MFA_ATTEMPTS
+    __slots__ = ("attempts", "blocked_until", "remaining")
+
+    def __init__(self, attempts: int = MFA_ATTEMPTS) -> None:
+        self.attempts = attempts
+        self.remaining = attempts
         self.blocked_until: dt.datetime | None = None
 
     def blocked_at(self, now: dt.datetime) -> dt.datetime | None:
         """When the block standing at ``now`` lifts, or None (lifts a block that is due)."""
         if self.blocked_until is not None and now >= self.blocked_until:
             self.blocked_until = None
-            self.remaining = MFA_ATTEMPTS
+            self.remaining = self.attempts
         return self.blocked_until
 
     def attempts_at(self, now: dt.datetime) -> int:
@@ -55,7 +61,7 @@ class MfaBudget:
 
     def refill(self) -> None:
         """A right answer: the count starts again."""
-        self.remaining = MFA_ATTEMPTS
+        self.remaining = self.attempts
 
     def __repr__(self) -> str:
         return f"MfaBudget(remaining={self.remaining}, blocked_until={self.blocked_until})"

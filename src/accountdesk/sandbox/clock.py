@@ -85,6 +85,19 @@ def _checked_step(seconds: float) -> dt.timedelta:
     return dt.timedelta(seconds=seconds)
 
 
+def _checked_start(start: dt.datetime) -> dt.datetime:
+    """``start`` in UTC; ValueError when it is naive or too late to leave room for the bounds."""
+    if start.tzinfo is None or start.utcoffset() is None:
+        raise ValueError("a clock needs a timezone-aware start")
+    if start > _LATEST_START:
+        raise ValueError(f"a clock must start before {_LATEST_START.date()}")
+    return start.astimezone(dt.UTC)
+
+
+#: The latest start a scenario pack may give (room left for every bound).
+LATEST_START = _LATEST_START
+
+
 class _Offset:
     """An offset that only grows, up to :data:`MAX_OFFSET`; shared by the clocks."""
 
@@ -105,26 +118,34 @@ class _Offset:
 
 
 class SystemClock:
-    """Real UTC time plus an offset that :meth:`advance` grows."""
+    """Real UTC time plus an offset that :meth:`advance` grows.
 
-    def __init__(self) -> None:
+    ``start`` (aware): the clock reads that time now and runs on from it at
+    the wall clock's pace (a scenario pack's ``[clock] start``); a reset goes
+    back to that running time, not to the wall clock's.
+    """
+
+    def __init__(self, start: dt.datetime | None = None) -> None:
         self._offset = _Offset()
+        self._shift = dt.timedelta()
+        if start is not None:
+            self._shift = _checked_start(start) - dt.datetime.now(dt.UTC)
 
     @property
     def offset(self) -> dt.timedelta:
-        """How far ahead of the wall clock this clock runs."""
+        """How far ahead of the wall clock (or of its running start) this clock runs."""
         return self._offset.value
 
     def now(self) -> dt.datetime:
-        """Wall-clock UTC time, shifted by everything advanced so far."""
-        return dt.datetime.now(dt.UTC) + self._offset.value
+        """Wall-clock UTC time, shifted by its start and everything advanced so far."""
+        return dt.datetime.now(dt.UTC) + self._shift + self._offset.value
 
     def advance(self, seconds: float) -> None:
         """Jump ``seconds`` ahead of the wall clock (cumulative, bounded)."""
         self._offset.grow(seconds)
 
     def reset(self) -> None:
-        """Back to the wall clock."""
+        """Back to the wall clock (or to the running start)."""
         self._offset.clear()
 
     def __repr__(self) -> str:
@@ -135,12 +156,7 @@ class FrozenClock:
     """A clock that stands still until advanced; for deterministic tests."""
 
     def __init__(self, start: dt.datetime | None = None) -> None:
-        start = DEFAULT_START if start is None else start
-        if start.tzinfo is None or start.utcoffset() is None:
-            raise ValueError("FrozenClock needs a timezone-aware start")
-        if start > _LATEST_START:
-            raise ValueError(f"FrozenClock must start before {_LATEST_START.date()}")
-        self._start = start.astimezone(dt.UTC)
+        self._start = _checked_start(DEFAULT_START if start is None else start)
         self._offset = _Offset()
 
     @property

@@ -6,12 +6,19 @@ checks the bearer token (``AC-001``), hands the rest to the token's
 returns a JSON-ready record or raises :class:`SandboxError` carrying the
 catalogue's code. The ASGI layer (``api.py``) only translates.
 
-Without tenants there is one world. With them (:mod:`.tenants`) each
+Its users and credentials come from scenario packs (:class:`ScenarioSet`;
+the shipped default pack when none is given). Without tenants there is one
+world. With them (:mod:`.tenants`) each
 ``trainee_<name>`` key has its own; ``sandbox_key`` and ``limited_key`` share
 the default world. Control operations act on the world of the token they are
-given, and on the default world without one; when the sandbox serves on a
-non-loopback interface (``control_token`` set), acting on the shared default
-world needs that control token (``AC-903`` otherwise).
+given, and on the default world without one; when the sandbox has a control
+token (served beyond loopback, or a training room), acting on the shared
+default world needs it (``AC-903`` otherwise).
+
+The trainer's operations (:meth:`SandboxEngine.trainees`, a reset or clock
+move naming a trainee) need the control token the same way. Resetting the
+shared world resets every trainee's world with it: the trainer's "start the
+exercise again" for the whole room.
 """
 
 from __future__ import annotations
@@ -28,9 +35,15 @@ from typing import Any
 from accountdesk.contract import endpoints as ep
 
 from . import records
-from .clock import MAX_DURATION, Clock, OffsetClock, SystemClock
+from .clock import MAX_DURATION, Clock, OffsetClock, SystemClock, wire_time
 from .errors import SandboxError
-from .scenarios import BULK_TRANSACTIONS, CREDENTIALS, Credential, with_bulk_transactions
+from .scenarios import (
+    BULK_TRANSACTIONS,
+    Credential,
+    ScenarioSet,
+    shipped_scenarios,
+    with_bulk_transactions,
+)
 from .tenants import DEFAULT_MAX_TENANTS, TRAINEE_SECRET, Tenants, trainee_name
 from .tokens import TokenRegistry
 from .world import BODY_TEXT_ENDPOINT, Durations, World
@@ -104,6 +117,7 @@ class SandboxEngine:
         max_tenants: int = DEFAULT_MAX_TENANTS,
         bulk_transactions: int = BULK_TRANSACTIONS,
         control_token: str | None = None,
+        scenarios: ScenarioSet | None = None,
     ) -> None:
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.durations = Durations(
@@ -115,7 +129,9 @@ class SandboxEngine:
         if control_token is not None and len(control_token) < 16:
             raise ValueError("a control token has at least 16 characters")
         self.control_token = control_token
-        self.scenarios = with_bulk_transactions(bulk_transactions)
+        #: The packs served: users and credentials (the shipped default pack alone by default).
+        self.scenario_set = scenarios if scenarios is not None else shipped_scenarios()
+        self.scenarios = with_bulk_transactions(bulk_transactions, self.scenario_set)
         self._new_id = make_id_source(ids)
         # Transaction dates count back from the day the sandbox started, in
         # every world alike, so the (large) lists are built once for all.
@@ -154,13 +170,13 @@ class SandboxEngine:
         }
 
     def _sign_in(self, api_key: str, api_secret: str) -> tuple[Credential, World]:
-        for credential in CREDENTIALS:
+        for credential in self.scenario_set.credentials:
             if credential.api_key == api_key and _same_secret(credential.api_secret, api_secret):
                 return credential, self.default_world
         name = trainee_name(api_key) if self.tenants is not None else None
         if self.tenants is None or name is None or not _same_secret(TRAINEE_SECRET, api_secret):
             raise SandboxError("AC-101", ep.TOKEN)
-        world = self.tenants.world_for(api_key)
+        world = self.tenants.world_for(api_key, self.clock.now())
         if world is None:
             log.warning("no room for trainee %s: %d tenants", name, len(self.tenants))
             raise SandboxError("AC-929", ep.TOKEN)
@@ -218,30 +234,89 @@ class SandboxEngine:
         record = self._tokens.find(token)
         if record is None or not record.credential.allows(user_id):
             raise SandboxError("AC-001", endpoint, user_id=user_id)
+        if self.tenants is not None:
+            self.tenants.seen(record.world, self.clock.now())
         return record.world
 
     # -- control (the /_sandbox endpoints) ------------------------------------
 
-    def reset(self, token: str | None = None, control_token: str | None = None) -> dt.datetime:
+    def reset(
+        self,
+        token: str | None = None,
+        control_token: str | None = None,
+        *,
+        trainee: str | None = None,
+    ) -> dt.datetime:
         """Forget jobs, MFA sessions and blocks and rewind the clock; keep tokens.
 
+        Acts on the token's world, or on the shared world and with it every
+        trainee's; ``trainee`` names one trainee's world instead (the
+        trainer's call: control token, ``AC-924`` for a name never seen).
         Tokens stay valid (a dashboard stays signed in) but for no longer than
         a full lifetime from the rewound time. Returns the world's new time.
         """
-        world = self.control_world(token, control_token, acting=True)
-        now = world.reset()
-        self._tokens.clamp(world, now + self.durations.token)
-        return now
+        if trainee is not None:
+            worlds = [self._trainee_world(trainee, control_token)]
+        else:
+            worlds = [self.control_world(token, control_token, acting=True)]
+            if worlds[0] is self.default_world and self.tenants is not None:
+                worlds += [one.world for one in self.tenants.trainees()]
+        for world in worlds:
+            now = world.reset()
+            self._tokens.clamp(world, now + self.durations.token)
+        return worlds[0].clock.now()
 
     def advance_clock(
-        self, seconds: object, token: str | None = None, control_token: str | None = None
+        self,
+        seconds: object,
+        token: str | None = None,
+        control_token: str | None = None,
+        *,
+        trainee: str | None = None,
     ) -> dt.datetime:
-        """Move a world's clock forward; returns the new time."""
+        """Move a world's clock forward (``trainee``: that trainee's); returns the new time."""
+        if trainee is not None:
+            return self._trainee_world(trainee, control_token).advance(seconds)
         return self.control_world(token, control_token, acting=True).advance(seconds)
 
     def clock_now(self, token: str | None = None) -> dt.datetime:
         """The time on a world's clock."""
         return self.control_world(token, None, acting=False).clock.now()
+
+    def trainees(self, control_token: str | None = None) -> dict[str, Any]:
+        """The trainer's list: every trainee seen, their clock, open jobs and blocks."""
+        self._check_control(control_token)
+        now = self.clock.now()
+        rows = []
+        for trainee in self.tenants.trainees() if self.tenants is not None else []:
+            summary = trainee.world.summary()
+            # The world's own offset, not the gap between two reads of a
+            # running clock (microseconds, either way).
+            clock = trainee.world.clock
+            ahead = clock.offset.total_seconds() if isinstance(clock, OffsetClock) else 0.0
+            rows.append(
+                {
+                    "name": trainee.name,
+                    "api_key": trainee.api_key,
+                    "first_request": wire_time(trainee.first_request),
+                    "last_request": wire_time(trainee.last_request),
+                    "clock": wire_time(summary["clock"]),
+                    "clock_ahead_seconds": _whole(ahead),
+                    "jobs": summary["jobs"],
+                    "open_jobs": summary["open_jobs"],
+                    "waiting_for_mfa": summary["waiting_for_mfa"],
+                    "blocks": [
+                        {"user_id": user_id, "until": wire_time(until)}
+                        for user_id, until in summary["blocks"]
+                    ],
+                }
+            )
+        return {
+            "tenants": self.tenants is not None,
+            "max_trainees": self.tenants.max_tenants if self.tenants is not None else 0,
+            "now": wire_time(now),
+            "trainees": rows,
+        }
 
     def control_world(self, token: str | None, control_token: str | None, *, acting: bool) -> World:
         """The world a control call acts on: the token's, or the default world.
@@ -256,9 +331,24 @@ class SandboxEngine:
             if record is None:
                 raise SandboxError("AC-001")
             world = record.world
-        expected = self.control_token if acting and world is self.default_world else None
+            if self.tenants is not None:
+                self.tenants.seen(world, self.clock.now())
+        if acting and world is self.default_world:
+            self._check_control(control_token)
+        return world
+
+    def _check_control(self, control_token: str | None) -> None:
+        """The trainer's calls need the control token, when the sandbox has one (``AC-903``)."""
+        expected = self.control_token
         if expected is not None and (
             control_token is None or not _same_secret(expected, control_token)
         ):
             raise SandboxError("AC-903")
-        return world
+
+    def _trainee_world(self, name: str, control_token: str | None) -> World:
+        """The world of trainee ``name`` for the trainer (control token first, then ``AC-924``)."""
+        self._check_control(control_token)
+        trainee = self.tenants.find(name) if self.tenants is not None else None
+        if trainee is None:
+            raise SandboxError("AC-924")
+        return trainee.world

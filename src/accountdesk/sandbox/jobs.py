@@ -8,6 +8,8 @@ Lifecycle of a job (``job_seconds`` = d):
 
 - without MFA: ``pending`` for the first quarter of d, then ``in_progress``,
   then ``completed`` at d;
+- a scenario pack may make a job fail with a code instead (``fail``): at the
+  end of ``pending`` (it never runs) or when it would have completed;
 - with MFA: ``mfa_required`` from creation; the session expires after
   ``mfa_seconds`` (the job then reads ``failed`` with ``AC-110``); a right
   answer resumes the job (``in_progress``, ``completed`` d after the resume);
@@ -22,10 +24,11 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from accountdesk.contract import ERRORS, JobKind, JobStatus
+from accountdesk.contract import JobKind, JobStatus, known_spec
 
 from .blocks import MFA_ATTEMPTS, MfaBudget
 from .clock import wire_time
+from .scenario import JobFailure
 
 __all__ = ["ACTIVE_STATUSES", "MFA_ATTEMPTS", "Job", "JobKind", "JobStatus", "MfaSession"]
 
@@ -76,8 +79,12 @@ class Job:
     completed_at: dt.datetime | None = None
     mfa: MfaSession | None = None
     error_code: str | None = None
+    #: The failure's message as a pack wrote it (None: the catalogue's).
+    error_message: str | None = None
     #: Set with ``AC-108``: when the user's block lifts.
     blocked_until: dt.datetime | None = None
+    #: How a pack makes this job fail (None: it completes).
+    failure: JobFailure | None = None
 
     @classmethod
     def start(
@@ -88,9 +95,10 @@ class Job:
         now: dt.datetime,
         duration: dt.timedelta,
         mfa: MfaSession | None = None,
+        failure: JobFailure | None = None,
     ) -> Job:
         """A new job: running (``pending``) or, with ``mfa``, waiting for MFA."""
-        job = cls(job_id, user_id, kind, now, duration, JobStatus.PENDING, now)
+        job = cls(job_id, user_id, kind, now, duration, JobStatus.PENDING, now, failure=failure)
         if mfa is not None:
             job.status = JobStatus.MFA_REQUIRED
             job.mfa = mfa
@@ -116,6 +124,12 @@ class Job:
         if self.status in (JobStatus.PENDING, JobStatus.IN_PROGRESS):
             assert self.run_started_at is not None and self.pending_until is not None
             done_at = self.run_started_at + self.duration
+            failure = self.failure
+            if failure is not None:
+                fails_at = self.pending_until if failure.at == "pending" else done_at
+                if now >= fails_at:
+                    self.fail(failure.code, fails_at, message=failure.message)
+                    return self
             if now >= done_at:
                 self.status = JobStatus.COMPLETED
                 self.completed_at = self.updated_at = done_at
@@ -129,10 +143,18 @@ class Job:
         self.status = JobStatus.IN_PROGRESS
         self.run_started_at = self.pending_until = self.updated_at = now
 
-    def fail(self, code: str, at: dt.datetime, *, blocked_until: dt.datetime | None = None) -> None:
+    def fail(
+        self,
+        code: str,
+        at: dt.datetime,
+        *,
+        blocked_until: dt.datetime | None = None,
+        message: str | None = None,
+    ) -> None:
         """End the job with ``code`` (``AC-108`` carries when the block lifts)."""
         self.status = JobStatus.FAILED
         self.error_code = code
+        self.error_message = message
         self.blocked_until = blocked_until
         self.updated_at = at
 
@@ -140,8 +162,12 @@ class Job:
         """The job object of the wire format (README, "Wire format"), read at ``now``."""
         error: dict[str, str] | None = None
         if self.error_code is not None:
-            # The envelope's inner object, from the catalogue's one builder.
-            error = ERRORS[self.error_code].body_for()["error"]
+            spec = known_spec(self.error_code)
+            if self.error_message is not None or spec is None:
+                error = {"code": self.error_code, "message": self.error_message or ""}
+            else:
+                # The envelope's inner object, from the catalogue's one builder.
+                error = spec.body_for(user_id=self.user_id, job_id=self.job_id)["error"]
             if self.blocked_until is not None:
                 error["blocked_until"] = wire_time(self.blocked_until)
         mfa = None

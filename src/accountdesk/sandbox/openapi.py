@@ -186,18 +186,32 @@ def _operation(endpoint: ep.Endpoint) -> Json:
     return operation
 
 
+#: ``?trainee=NAME`` on a reset or clock move: the trainer acts on one trainee.
+_TRAINEE_PARAMETER: Json = {
+    "name": "trainee",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "A trainee of the training room (alice or trainee_alice): the trainer's "
+    "call, which needs the control token. Unknown: 404 AC-924.",
+}
+
+
 def _control(
     operation_id: str,
     summary: str,
     schema: str,
     codes: tuple[str, ...],
     body: str | None = None,
+    *,
+    trainee: bool = False,
 ) -> Json:
     operation: Json = {
         "operationId": operation_id,
         "summary": summary,
         "tags": [CONTROL_TAG],
         "security": _CONTROL_SECURITY,
+        "parameters": [_TRAINEE_PARAMETER] if trainee else [],
         "responses": {
             "200": {
                 "description": summary,
@@ -231,12 +245,22 @@ def _control_paths() -> Json:
     scenarios["responses"]["200"]["links"] = _scenario_links()
     return {
         "/_sandbox/scenarios": {"get": scenarios},
+        "/_sandbox/trainees": {
+            "get": _control(
+                "list_trainees",
+                "The training room: every trainee seen, their clock, open jobs and blocks.",
+                "Trainees",
+                ("AC-903",),
+            )
+        },
         "/_sandbox/reset": {
             "post": _control(
                 "reset_sandbox",
-                "Forget jobs, MFA sessions and blocks and rewind the clock; tokens stay.",
+                "Forget jobs, MFA sessions and blocks and rewind the clock; tokens stay. The "
+                "shared world's reset resets every trainee too; ?trainee=NAME resets one.",
                 "ResetDone",
-                acting,
+                (*acting, "AC-924"),
+                trainee=True,
             )
         },
         "/_sandbox/clock": {
@@ -245,10 +269,12 @@ def _control_paths() -> Json:
         "/_sandbox/clock/advance": {
             "post": _control(
                 "advance_clock",
-                "Move the sandbox clock forward (at most 366 days a step, 100 years in all).",
+                "Move the sandbox clock forward (at most 366 days a step, 100 years in all); "
+                "?trainee=NAME moves one trainee's.",
                 "ClockNow",
-                ("AC-100", *acting),
+                ("AC-100", *acting, "AC-924"),
                 body="ClockStep",
+                trainee=True,
             )
         },
     }
@@ -266,7 +292,9 @@ Request bodies are at most {MAX_BODY_BYTES // 1024} KiB (413 AC-913).
 Sign in with `POST /token`, then send `Authorization: Bearer <access_token>`.
 The `/_sandbox/...` endpoints control the sandbox: they act on the world of the
 bearer token given (a trainee's, with tenants) or on the shared world; served
-beyond loopback, acting on the shared world needs `X-Sandbox-Control-Token`.
+beyond loopback or as a training room, acting on the shared world needs
+`X-Sandbox-Control-Token`. So do the trainer's calls: `GET /_sandbox/trainees`,
+and a reset or clock move with `?trainee=NAME`.
 """
 
 

@@ -178,6 +178,42 @@ SCHEMAS: dict[str, Json] = {
     ),
     "ClockNow": _object(["now"], now=_TIME),
     "ResetDone": _object(["reset"], reset={"const": True}),
+    "Trainees": _object(
+        ["tenants", "max_trainees", "now", "trainees"],
+        tenants={"type": "boolean", "description": "Whether this sandbox runs a training room."},
+        max_trainees={"type": "integer", "minimum": 0},
+        now={**_TIME, "description": "The sandbox's own clock (first and last requests)."},
+        trainees={
+            "type": "array",
+            "items": _object(
+                [
+                    "name",
+                    "api_key",
+                    "first_request",
+                    "last_request",
+                    "clock",
+                    "clock_ahead_seconds",
+                    "jobs",
+                    "open_jobs",
+                    "waiting_for_mfa",
+                    "blocks",
+                ],
+                name=_STRING,
+                api_key=_STRING,
+                first_request=_TIME,
+                last_request=_TIME,
+                clock={**_TIME, "description": "The trainee's own clock."},
+                clock_ahead_seconds={"type": "number", "minimum": 0},
+                jobs={"type": "integer", "minimum": 0},
+                open_jobs={"type": "integer", "minimum": 0},
+                waiting_for_mfa={"type": "integer", "minimum": 0},
+                blocks={
+                    "type": "array",
+                    "items": _object(["user_id", "until"], user_id=_STRING, until=_TIME),
+                },
+            ),
+        },
+    ),
     "Scenarios": _object(
         ["users", "credentials"],
         users={

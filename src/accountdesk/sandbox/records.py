@@ -1,8 +1,8 @@
-"""The data records the sandbox serves, built from a scenario's profile.
+"""The data records the sandbox serves, built from a scenario user's data.
 
-Everything is deterministic: transactions come from ``random.Random`` seeded
-by the user id, so the same user on the same day always gets the same list
-(snapshot tests rely on it). Records are plain JSON-ready dicts; amounts are
+Everything is deterministic: generated transactions come from
+``random.Random`` seeded by the pack's seed or the user id, so the same user
+on the same day always gets the same list (snapshot tests rely on it). Records are plain JSON-ready dicts; amounts are
 decimal strings, never floats. Standard library only.
 """
 
@@ -13,16 +13,16 @@ import json
 import random
 import threading
 import zlib
-from decimal import Decimal
 from typing import Any
 
 from .clock import wire_time
-from .scenarios import Scenario
+from .scenario import GeneratedTransactions, Scenario
 
 __all__ = [
     "TransactionCache",
     "account_record",
     "balance_record",
+    "generated_transactions",
     "identity_record",
     "transactions_json",
 ]
@@ -30,8 +30,13 @@ __all__ = [
 #: Rows serialised per json.dumps call (see transactions_json).
 ROWS_PER_DUMPS = 1_000
 
-# (description, category, smallest and largest amount in cents); debits.
-_SPENDING = (
+#: (description, category, smallest and largest amount in cents).
+Merchant = tuple[str, str, int, int]
+#: The order of a transaction's fields on the wire.
+_ROW_KEYS = ("transaction_id", "date", "amount", "description", "category", "pending")
+
+# Debits.
+_SPENDING: tuple[Merchant, ...] = (
     ("Whole Harvest Market", "Groceries", 1_850, 18_400),
     ("Corner Bodega", "Groceries", 420, 3_150),
     ("Blue Bottle Coffee", "Dining", 450, 1_400),
@@ -49,16 +54,12 @@ _SPENDING = (
     ("ATM Withdrawal", "Cash", 2_000, 20_000),
 )
 # Credits; rarer than debits.
-_INCOME = (
+_INCOME: tuple[Merchant, ...] = (
     ("Payroll Deposit - Acme Corp", "Income", 180_000, 320_000),
     ("Interest Payment", "Interest", 12, 1_900),
     ("Refund - Online Marketplace", "Refund", 1_500, 12_000),
     ("Transfer from Savings", "Transfer", 10_000, 80_000),
 )
-
-
-def _money(value: Decimal) -> str:
-    return f"{value:.2f}"
 
 
 def _cents(cents: int) -> str:
@@ -68,40 +69,45 @@ def _cents(cents: int) -> str:
 
 def account_record(scenario: Scenario) -> dict[str, Any]:
     """``GET /accounts/{user_id}``."""
-    profile = scenario.profile
+    account = scenario.account
     return {
         "user_id": scenario.user_id,
         "link_type": scenario.link_type,
-        "institution_name": profile.institution_name,
-        "account_name": profile.account_name,
-        "account_type": profile.account_type,
-        "account_number": profile.account_number,
-        "account_number_masked": profile.account_number_masked,
-        "routing_number": profile.routing_number,
-        "currency": profile.currency,
+        "institution_name": account.institution_name,
+        "account_name": account.account_name,
+        "account_type": account.account_type,
+        "account_number": account.account_number,
+        "account_number_masked": account.account_number_masked,
+        "routing_number": account.routing_number,
+        "currency": account.currency,
     }
 
 
-def balance_record(scenario: Scenario, as_of: dt.datetime) -> dict[str, Any]:
-    """``GET /accounts/{user_id}/balance``, as of the last completed refresh."""
-    profile = scenario.profile
+def balance_record(scenario: Scenario, as_of: dt.datetime | None) -> dict[str, Any]:
+    """``GET /accounts/{user_id}/balance``, as of the last completed refresh.
+
+    Before any refresh (``as_of`` None), as of the pack's ``as_of`` when it
+    gives one; the world passes its start otherwise.
+    """
+    balance = scenario.balance
+    moment = as_of if as_of is not None else balance.as_of
     return {
         "user_id": scenario.user_id,
-        "currency": profile.currency,
-        "available": _money(profile.available),
-        "current": _money(profile.current),
-        "as_of": wire_time(as_of),
+        "currency": balance.currency,
+        "available": balance.available,
+        "current": balance.current,
+        "as_of": None if moment is None else wire_time(moment),
     }
 
 
 def identity_record(scenario: Scenario) -> dict[str, Any]:
     """``GET /accounts/{user_id}/identity``."""
-    profile = scenario.profile
+    identity = scenario.identity
     return {
         "user_id": scenario.user_id,
-        "names": list(profile.names),
-        "emails": list(profile.emails),
-        "phone_numbers": list(profile.phone_numbers),
+        "names": list(identity.names),
+        "emails": list(identity.emails),
+        "phone_numbers": list(identity.phone_numbers),
         "addresses": [
             {
                 "street": a.street,
@@ -110,23 +116,46 @@ def identity_record(scenario: Scenario) -> dict[str, Any]:
                 "postal_code": a.postal_code,
                 "country": a.country,
             }
-            for a in profile.addresses
+            for a in identity.addresses
         ],
     }
 
 
-def _transactions(scenario: Scenario, newest: dt.date) -> list[dict[str, Any]]:
+def _pools(plan: GeneratedTransactions) -> tuple[tuple[Merchant, ...], tuple[Merchant, ...]]:
+    """The income and spending merchants ``plan`` keeps (every one without categories)."""
+    if plan.categories is None:
+        return _INCOME, _SPENDING
+    keep = plan.categories
+    return (
+        tuple(m for m in _INCOME if m[1] in keep),
+        tuple(m for m in _SPENDING if m[1] in keep),
+    )
+
+
+def generated_transactions(
+    user_id: str, plan: GeneratedTransactions, newest: dt.date
+) -> list[dict[str, Any]]:
+    """``plan``'s rows, newest first, the newest dated ``newest``.
+
+    The draws are the same whatever the options, so a plan without options
+    gives exactly the list the sandbox always gave (snapshots rely on it).
+    """
     # crc32, not hash(): str hashes are salted per process.
-    rng = random.Random(zlib.crc32(scenario.user_id.encode()))
-    count = scenario.transaction_count
+    seed = plan.seed if plan.seed is not None else zlib.crc32(user_id.encode())
+    rng = random.Random(seed)
+    count = plan.count
     # Roughly four a day for a big history, about one a day for a small one.
-    span_days = max(count // 4, 60)
+    span_days = plan.days if plan.days is not None else max(count // 4, 60)
+    income, spending = _pools(plan)
     rows = []
     for index in range(count):
-        pool = _INCOME if rng.random() < 0.08 else _SPENDING
+        credit = rng.random() < 0.08
+        pool = income if (credit and income) or not spending else spending
         description, category, low, high = rng.choice(pool)
+        if plan.amount_cents is not None:
+            low, high = plan.amount_cents
         cents = rng.randint(low, high)
-        if pool is _SPENDING:
+        if pool is spending:
             cents = -cents
         rows.append(
             {
@@ -142,6 +171,22 @@ def _transactions(scenario: Scenario, newest: dt.date) -> list[dict[str, Any]]:
     return rows
 
 
+def _transactions(scenario: Scenario, newest: dt.date) -> list[dict[str, Any]]:
+    plan = scenario.transactions
+    if isinstance(plan, GeneratedTransactions):
+        return generated_transactions(scenario.user_id, plan, newest)
+    return [_listed(row, newest) for row in plan]
+
+
+def _listed(row: dict[str, Any], newest: dt.date) -> dict[str, Any]:
+    """A listed row as sent: ``days_ago`` becomes a date counted back from ``newest``."""
+    if "days_ago" not in row:
+        return row
+    sent = {key: value for key, value in row.items() if key != "days_ago"}
+    sent["date"] = (newest - dt.timedelta(days=row["days_ago"])).isoformat()
+    return {key: sent[key] for key in _ROW_KEYS if key in sent}
+
+
 def transactions_json(scenario: Scenario, newest: dt.date) -> bytes:
     """``GET /accounts/{user_id}/transactions`` as UTF-8 JSON, newest first.
 
@@ -154,7 +199,7 @@ def transactions_json(scenario: Scenario, newest: dt.date) -> bytes:
     options: dict[str, Any] = {"separators": (",", ":"), "ensure_ascii": False}
     rows = _transactions(scenario, newest)
     head = json.dumps(
-        {"user_id": scenario.user_id, "currency": scenario.profile.currency}, **options
+        {"user_id": scenario.user_id, "currency": scenario.transactions_currency}, **options
     )
     batches = (
         json.dumps(rows[start : start + ROWS_PER_DUMPS], **options)[1:-1]
@@ -186,3 +231,7 @@ class TransactionCache:
                     built = transactions_json(scenario, self.newest)
                     self._built[scenario.user_id] = built
         return built
+
+
+#: Every category the generator knows (a pack's ``categories`` picks among them).
+CATEGORIES: frozenset[str] = frozenset(m[1] for m in (*_SPENDING, *_INCOME))

@@ -5,14 +5,20 @@ every API key ``trainee_<name>`` (secret ``sandbox_secret``) signs in to a
 world of its own, created on first sign-in, with its own users, jobs, MFA
 sessions, blocks and clock. ``<name>`` is 1 to 32 of ``a-z 0-9 _ -``; at most
 ``max_tenants`` worlds exist (100 by default). Without tenants such keys are
-unknown keys (``AC-101``). Standard library only.
+unknown keys (``AC-101``).
+
+For the trainer, each trainee is a :class:`Trainee`: their world and when
+the sandbox first and last heard from them (on the sandbox's own clock, not
+the trainee's, which they may have moved). Standard library only.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from .world import World
 
@@ -21,6 +27,7 @@ __all__ = [
     "TRAINEE_PREFIX",
     "TRAINEE_SECRET",
     "Tenants",
+    "Trainee",
     "trainee_name",
 ]
 
@@ -41,6 +48,20 @@ def trainee_name(api_key: str) -> str | None:
     return name if _NAME.fullmatch(name) else None
 
 
+@dataclass(slots=True)
+class Trainee:
+    """One trainee of the room: their world, and when they were first and last heard from."""
+
+    name: str
+    world: World
+    first_request: dt.datetime
+    last_request: dt.datetime
+
+    @property
+    def api_key(self) -> str:
+        return TRAINEE_PREFIX + self.name
+
+
 class Tenants:
     """The trainees' worlds, made on first sign-in, up to ``max_tenants``."""
 
@@ -49,18 +70,40 @@ class Tenants:
             raise ValueError(f"max_tenants must be from 1 to {MAX_TENANTS_LIMIT}")
         self.max_tenants = max_tenants
         self._make_world = make_world
-        self._worlds: dict[str, World] = {}
+        # Keyed by API key, which is also the world's name (never "default").
+        self._trainees: dict[str, Trainee] = {}
         self._lock = threading.Lock()
 
-    def world_for(self, name: str) -> World | None:
-        """The world of trainee ``name``, made now if new; None when the room is full."""
+    def world_for(self, api_key: str, now: dt.datetime) -> World | None:
+        """The world of the trainee with ``api_key``, made now if new; None when the room is full."""
         with self._lock:
-            world = self._worlds.get(name)
-            if world is None:
-                if len(self._worlds) >= self.max_tenants:
+            trainee = self._trainees.get(api_key)
+            if trainee is None:
+                if len(self._trainees) >= self.max_tenants:
                     return None
-                world = self._worlds[name] = self._make_world(name)
-            return world
+                name = api_key.removeprefix(TRAINEE_PREFIX)
+                world = self._make_world(api_key)
+                trainee = self._trainees[api_key] = Trainee(name, world, now, now)
+            trainee.last_request = now
+            return trainee.world
+
+    def seen(self, world: World, now: dt.datetime) -> None:
+        """A request reached ``world``: its trainee (if it is one) was last heard from ``now``."""
+        trainee = self._trainees.get(world.name)
+        if trainee is not None and trainee.world is world:
+            trainee.last_request = now
+
+    def find(self, name: str) -> Trainee | None:
+        """The trainee called ``name`` (``alice``) or with that key (``trainee_alice``)."""
+        with self._lock:
+            return self._trainees.get(TRAINEE_PREFIX + name) or (
+                self._trainees.get(name) if name.startswith(TRAINEE_PREFIX) else None
+            )
+
+    def trainees(self) -> list[Trainee]:
+        """Every trainee seen, by name."""
+        with self._lock:
+            return sorted(self._trainees.values(), key=lambda trainee: trainee.name)
 
     def __len__(self) -> int:
-        return len(self._worlds)
+        return len(self._trainees)

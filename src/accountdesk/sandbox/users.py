@@ -20,7 +20,7 @@ import datetime as dt
 import heapq
 import itertools
 
-from .blocks import MfaBudget
+from .blocks import MFA_ATTEMPTS, MfaBudget
 from .jobs import Job, JobKind, JobStatus
 
 __all__ = ["EXCLUSIVE_KINDS", "UserState"]
@@ -34,8 +34,8 @@ class UserState:
 
     __slots__ = ("_active", "_order", "_running_refreshes", "budget", "refreshed_at", "waiting")
 
-    def __init__(self) -> None:
-        self.budget = MfaBudget()
+    def __init__(self, attempts: int | None = None) -> None:
+        self.budget = MfaBudget(attempts or MFA_ATTEMPTS)
         #: Jobs of this user waiting for MFA (some may have expired since).
         self.waiting: dict[str, Job] = {}
         #: When the last completed balance refresh ended; None before any.

@@ -6,9 +6,12 @@ touches another's. The engine checks the token first and then hands each
 operation to the caller's world.
 
 Check order after the token: user id syntax and body (``AC-100``), user
-exists (``AC-102``), the user's scenario (``AC-103`` to ``AC-107``,
-``AC-111``, ``AC-113`` to ``AC-115``), MFA block (``AC-108``), job lookup
-(``AC-109``), job state (``AC-110``, ``AC-112``).
+exists (``AC-102``), the user's scenario (its pack's forced answers: the
+shipped users' ``AC-103`` to ``AC-107``, ``AC-111``, ``AC-113`` to
+``AC-115``), MFA block (``AC-108``), job lookup (``AC-109``), job state
+(``AC-110``, ``AC-112``). A forced answer that applies to some calls only
+counts the calls of each user and endpoint in this world (a reset forgets
+the counts).
 
 Every operation runs start to finish under the world's lock and never
 awaits, so concurrent requests (100 identity starts at once) cannot
@@ -81,6 +84,8 @@ class World:
         self._new_id = new_id
         self._jobs: dict[str, Job] = {}
         self._users: dict[str, UserState] = {}
+        #: Calls that reached each user's scenario, per (user, endpoint name).
+        self._calls: dict[tuple[str, str], int] = {}
         self.started_at = clock.now()
 
     def __repr__(self) -> str:
@@ -97,8 +102,10 @@ class World:
         """``GET .../balance``: as of the last completed refresh (or the world's start)."""
         with self.lock:
             scenario = self._check(ep.BALANCE, user_id)
-            refreshed = self._user(user_id).refreshed_as_of(self.clock.now())
-            return records.balance_record(scenario, refreshed or self.started_at)
+            refreshed = self._user(scenario).refreshed_as_of(self.clock.now())
+            if refreshed is None and scenario.balance.as_of is None:
+                refreshed = self.started_at
+            return records.balance_record(scenario, refreshed)
 
     def identity(self, user_id: str) -> dict[str, Any]:
         """``GET .../identity``; answered whether or not an identity job ran."""
@@ -115,7 +122,7 @@ class World:
     def job(self, user_id: str, job_id: str) -> dict[str, Any]:
         """``GET .../job/{job_id}``: a job of any kind."""
         with self.lock:
-            self._check(ep.JOB, user_id)
+            self._check(ep.JOB, user_id, job_id=job_id)
             return self._job(ep.JOB, user_id, job_id).record(self.clock.now())
 
     # -- job starts -----------------------------------------------------------
@@ -126,7 +133,7 @@ class World:
         with self.lock:
             scenario = self._check(endpoint, user_id)
             now = self.clock.now()
-            user = self._user(user_id)
+            user = self._user(scenario)
             # Only refresh answers AC-108: the one start the contract lets answer it.
             if endpoint is ep.REFRESH and user.budget.blocked_at(now) is not None:
                 raise SandboxError(
@@ -135,14 +142,24 @@ class World:
             if kind in EXCLUSIVE_KINDS and user.has_active(kind, now):
                 raise SandboxError("AC-112", endpoint, user_id=user_id)
             mfa = None
-            if scenario.mfa_answer is not None:
+            plan = scenario.mfa_for(kind)
+            if plan is not None:
                 mfa = MfaSession(
-                    scenario.mfa_question,
-                    scenario.mfa_answer,
-                    now + self.durations.mfa,
+                    plan.question,
+                    plan.answer,
+                    now + (plan.session or self.durations.mfa),
                     budget=user.budget,
                 )
-            job = Job.start(self._new_id("job"), user_id, kind, now, self.durations.job, mfa)
+            job_plan = scenario.job_plan(kind)
+            job = Job.start(
+                self._new_id("job"),
+                user_id,
+                kind,
+                now,
+                job_plan.seconds or self.durations.job,
+                mfa,
+                job_plan.failure,
+            )
             self._jobs[job.job_id] = job
             user.started(job)
             log.info("job %s (%s) started for %s", job.job_id, kind.value, user_id)
@@ -158,7 +175,7 @@ class World:
         endpoint's codes.
         """
         with self.lock:
-            self._check(ep.MFA_ANSWER, user_id, answer=answer)
+            self._check(ep.MFA_ANSWER, user_id, job_id=job_id, answer=answer)
             job = self._job(ep.MFA_ANSWER, user_id, job_id)
             if job.status is JobStatus.MFA_REQUIRED and job.mfa is not None:
                 assert isinstance(answer, str)
@@ -169,7 +186,7 @@ class World:
         """Check the recorded answer: resume, count a wrong answer, or block the user."""
         endpoint = ep.MFA_RESOLVE
         with self.lock:
-            self._check(endpoint, user_id)
+            scenario = self._check(endpoint, user_id, job_id=job_id)
             job = self._job(endpoint, user_id, job_id)
             now = self.clock.now()
             if job.mfa_expired:
@@ -179,7 +196,7 @@ class World:
             session = job.mfa
             if session.answer is None:
                 raise SandboxError("AC-100", endpoint, user_id=user_id, job_id=job_id)
-            user = self._user(user_id)
+            user = self._user(scenario)
             blocked_until = user.budget.blocked_at(now)
             if blocked_until is not None:
                 # No answer is checked while the user is blocked, a right one included.
@@ -195,7 +212,8 @@ class World:
                 return job.record(now)
             session.answer = None
             job.updated_at = now
-            blocked_until = user.budget.spend(now, self.durations.block)
+            block = scenario.mfa.block if scenario.mfa is not None else None
+            blocked_until = user.budget.spend(now, block or self.durations.block)
             if blocked_until is not None:
                 failed = user.fail_waiting(now, blocked_until)
                 log.info(
@@ -213,8 +231,35 @@ class World:
         with self.lock:
             self._jobs.clear()
             self._users.clear()
+            self._calls.clear()
             self.clock.reset()
             return self.clock.now()
+
+    def summary(self) -> dict[str, Any]:
+        """What a trainer sees of this world: its time, its jobs and its blocks.
+
+        Settles every job (a finished job stops counting as open): a walk over
+        the world's jobs, fine for a room's list read every few seconds.
+        """
+        with self.lock:
+            now = self.clock.now()
+            open_jobs = waiting = 0
+            for job in self._jobs.values():
+                job.settle(now)
+                open_jobs += job.is_active
+                waiting += job.status is JobStatus.MFA_REQUIRED
+            blocks = sorted(
+                (user_id, until)
+                for user_id, user in self._users.items()
+                if (until := user.budget.blocked_at(now)) is not None
+            )
+            return {
+                "clock": now,
+                "jobs": len(self._jobs),
+                "open_jobs": open_jobs,
+                "waiting_for_mfa": waiting,
+                "blocks": blocks,
+            }
 
     def advance(self, seconds: object) -> dt.datetime:
         """Move this world's clock forward; returns the new time."""
@@ -229,23 +274,37 @@ class World:
 
     # -- checks ---------------------------------------------------------------
 
-    def _check(self, endpoint: Endpoint, user_id: str, **body: object) -> Scenario:
+    def _check(
+        self, endpoint: Endpoint, user_id: str, job_id: str = "", **body: object
+    ) -> Scenario:
         """User id and body syntax, user, scenario: in that order (the token is checked)."""
         if not is_valid_user_id(user_id) or not _body_is_valid(body):
             raise SandboxError("AC-100", endpoint, user_id=user_id)
         scenario = self.scenarios.get(user_id)
         if scenario is None:
             raise SandboxError("AC-102", endpoint, user_id=user_id)
-        code = scenario.failure_for(endpoint)
-        if code is not None:
-            raise SandboxError(code, endpoint, user_id=user_id)
+        if scenario.answers:
+            key = (user_id, endpoint.name)
+            call = self._calls[key] = self._calls.get(key, 0) + 1
+            for answer in scenario.answers:
+                if answer.applies(endpoint.name, call):
+                    raise SandboxError(
+                        answer.code,
+                        endpoint,
+                        user_id=user_id,
+                        job_id=job_id,
+                        retry_after=answer.retry_after,
+                        status=answer.status,
+                        message=answer.message,
+                    )
         return scenario
 
-    def _user(self, user_id: str) -> UserState:
+    def _user(self, scenario: Scenario) -> UserState:
         # Only scenario users get here (after _check): the map stays small.
-        user = self._users.get(user_id)
+        user = self._users.get(scenario.user_id)
         if user is None:
-            user = self._users[user_id] = UserState()
+            attempts = scenario.mfa.attempts if scenario.mfa is not None else None
+            user = self._users[scenario.user_id] = UserState(attempts)
         return user
 
     def _job(self, endpoint: Endpoint, user_id: str, job_id: str) -> Job:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import os
-import time
 from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
 from pathlib import Path
@@ -22,7 +21,6 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
@@ -32,9 +30,8 @@ from accountdesk.core.jobs import TrackedJob
 from accountdesk.core.logs import install_file_logging, remove_file_logging
 from accountdesk.core.notices import Notice, mfa_offer
 from accountdesk.core.poller import PollerState
-from accountdesk.core.toasts import ShownToast, ToastStack
 
-from .base import ForwardsWorkerFailures
+from .base import MIN_SIZE, ForwardsWorkerFailures, fit_terminal
 from .commands import DeskCommands, system_commands
 from .demo import DemoHost, DemoStart
 from .messages import (
@@ -44,26 +41,27 @@ from .messages import (
     OpenAccount,
     OpenMfaDialog,
     ReachabilityChanged,
-    RedrawToasts,
     ServiceFailed,
     ShowNotice,
     SignedIn,
     SignOutRequested,
-    StackToast,
 )
 from .resources import styles_path
 from .scheduling import TextualScheduler
 from .screens.login import LoginScreen
+from .terminal import measure_as_terminals_draw
+from .terminal_app import TerminalAware
+from .toasting import StackedToasts
 
 if TYPE_CHECKING:
     from accountdesk.core.mfa import MfaResult
 
-__all__ = ["AccountDeskApp"]
+__all__ = ["MIN_SIZE", "AccountDeskApp"]
 
 log = logging.getLogger(__name__)
 
 
-class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
+class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoHost):
     """Terminal dashboard for the Account Data Service.
 
     ``desk`` holds everything a session needs (see ``accountdesk.core.desk``);
@@ -73,7 +71,9 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
     TITLE = "accountdesk"
     COMMANDS = App.COMMANDS | {DeskCommands}
     CSS_PATH = styles_path("app.tcss")
-    NOTIFICATION_TIMEOUT = 8
+    #: Under 24 lines screens get ``-short`` (app.tcss: inputs and buttons one
+    #: line high, detail panes smaller), so the minimum size keeps every field.
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]  # noqa: RUF012 (Textual's own type)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", "Help", id="help", tooltip="Help for this screen"),
@@ -88,6 +88,9 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
             tooltip="Errors of this session",
         ),
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
+        # From any screen once signed in: the lookup screen's user id field, as
+        # Ctrl+L is there (elsewhere the typed id fired single-letter keys).
+        Binding("ctrl+l", "look_up", "Look up a user", id="look_up", show=False),
     ]
 
     def __init__(
@@ -99,6 +102,7 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
         on_first_frame: Callable[[], None] | None = None,
         tour: DemoStart | None = None,
     ) -> None:
+        measure_as_terminals_draw()  # before anything is measured
         self.desk = desk
         self.cursor_blink = cursor_blink
         self._on_first_frame = on_first_frame
@@ -107,10 +111,8 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
         super().__init__(tour=tour)
         self.jobs_changed_signal: Signal[None] = Signal(self, "jobs-changed")
         self._jobs_change_pending = False
-        self._toasts = ToastStack()
-        self._toast_stack: list[ShownToast] = []
-        self._toast_generation = 0
         self._logged_clashes: set[tuple[str, frozenset[str]]] = set()
+        self.crash_report = []
         desk.attach(self, TextualScheduler(self))
         theme = desk.settings.theme
         if theme and theme in self.available_themes:
@@ -126,6 +128,7 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
         if self.desk.settings.keymap:
             self._apply_keymap()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
+        fit_terminal(self, self.size)  # before the first screen is laid out
         self.push_screen(LoginScreen())
         if self._on_first_frame is not None:
             self.call_after_refresh(self._on_first_frame)
@@ -245,72 +248,6 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
     def on_open_mfa_dialog(self, message: OpenMfaDialog) -> None:
         self.open_mfa_dialog(message.key)
 
-    # -- toasts: a capped stack, repeats counted (core.toasts) ------------------
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None:
-        """Every toast of the app: a repeat is counted, not stacked; at most three show.
-
-        Thread-safe like Textual's: the stack changes on the app's loop.
-        """
-        wait = self.NOTIFICATION_TIMEOUT if timeout is None else timeout
-        self.post_message(StackToast(title, message, severity, wait, markup))
-
-    def on_stack_toast(self, message: StackToast) -> None:
-        self._toast_stack = self._toasts.add(
-            message.title,
-            message.message,
-            message.severity,
-            timeout=message.timeout,
-            now=time.monotonic(),
-            markup=message.markup,
-        )
-        # Redraw behind the toasts earlier redraws queued (Textual adds a
-        # toast through a message, but clears at once): only the newest counts.
-        self._toast_generation += 1
-        self.post_message(RedrawToasts(self._toast_generation))
-
-    def on_redraw_toasts(self, message: RedrawToasts) -> None:
-        if message.generation != self._toast_generation:
-            return
-        # After the pending mounts: a screen shown again (a dialog closed)
-        # mounts its toasts then, and one still mounting would survive the
-        # clearing below and be drawn twice.
-        self.call_after_refresh(self._redraw_toasts, message.generation)
-
-    def _redraw_toasts(self, generation: int) -> None:
-        if generation != self._toast_generation:
-            return
-        super().clear_notifications()
-        # Textual redraws toasts on the top screen only: one that landed on
-        # the screen below a dialog would stay there, a ghost. Toasts live on
-        # the top screen; a screen shown again gets them back from the app.
-        for screen in self.screen_stack[:-1]:
-            for rack in screen.query("ToastRack"):
-                rack.remove_children()
-        now = time.monotonic()
-        for toast in self._toast_stack:
-            super().notify(
-                toast.message,
-                title=toast.display_title,
-                severity=toast.severity,
-                timeout=max(toast.remaining(now), 0.1),
-                markup=toast.markup,
-            )
-
-    def clear_notifications(self) -> None:
-        self._toasts.clear()
-        self._toast_stack = []
-        self._toast_generation += 1
-        super().clear_notifications()
-
     # -- drawing what the desk says ----------------------------------------------
 
     def show_notice(self, notice: Notice) -> None:
@@ -342,7 +279,7 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
 
         tracked = self.desk.tracker.get(key)
         if tracked is None or not tracked.needs_mfa:
-            self.notify("That job is not waiting for MFA.", severity="warning")
+            self.notify("That job is not waiting for MFA.", title="MFA", severity="warning")
             return False
         if any(isinstance(screen, MfaDialog) for screen in self.screen_stack):
             return False
@@ -376,21 +313,30 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
         if not isinstance(self.screen, JobsScreen):
             self.push_screen(JobsScreen())
 
+    def action_look_up(self) -> None:
+        """Back to the lookup screen (from any full screen), its user id field focused."""
+        from .screens.lookup import LookupScreen
+
+        while len(self.screen_stack) > 2 and not isinstance(self.screen, LookupScreen):
+            self.pop_screen()
+        if isinstance(self.screen, LookupScreen):
+            self.screen.action_focus_user_id()
+
     def action_toggle_job_polling(self) -> None:
         poller = self.desk.poller
         if poller.state is PollerState.PAUSED:
             poller.resume()
-            self.notify("Job polling resumed")
+            self.notify("Job polling resumed.", title="Jobs")
         else:
             poller.pause()
-            self.notify("Job polling paused")
+            self.notify("Job polling paused.", title="Jobs")
 
     def deliver_screenshot(
         self, filename: str | None = None, path: str | None = None, time_format: str | None = None
     ) -> str | None:
         """Save an SVG of the screen (0600) under the data dir and toast where."""
         folder = Path(path) if path else self.desk.dirs.screenshots_dir
-        name = filename or f"accountdesk-{self.desk.now().strftime('%Y%m%d-%H%M%S')}.svg"
+        name = filename or f"accountdesk-{self.desk.wall_time():%Y%m%d-%H%M%S}.svg"
         target = folder / name
         svg = self.export_screenshot()
         if not self.desk.store.write_text(target, svg):
@@ -403,7 +349,14 @@ class AccountDeskApp(ForwardsWorkerFailures, DemoHost):
         # Jobs belong to a signed-in session; before that the key is hidden.
         if action in {"show_jobs", "toggle_job_polling"} and not self.desk.signed_in:
             return False
+        if action == "look_up" and (
+            not self.desk.signed_in or isinstance(self.screen, ModalScreen)
+        ):
+            return False  # a dialog is answered or closed first
         return super().check_action(action, parameters)  # the tour's and the panel's keys
+
+    def crash_log_file(self) -> Path | None:
+        return self.desk.dirs.log_file if self._log_handler is not None else None
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from system_commands(self, screen, super().get_system_commands(screen))

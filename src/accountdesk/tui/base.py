@@ -12,15 +12,25 @@
   loading state as for any failure, and the app logs the traceback and shows
   "internal error, details in the log".
 - No blinking cursor when the app says so (snapshots, screenshots, demos).
+- A terminal below :data:`MIN_SIZE`: every screen hides what it holds
+  (``App.-too-small`` in ``app.tcss``) and draws one line saying what it
+  needs instead of a crushed layout (a button 0 cells wide crashed rich);
+  it draws normally again as soon as the terminal grows.
 """
 
 from __future__ import annotations
 
 from typing import Any, TypeVar
+from weakref import WeakKeyDictionary
 
+from rich.console import RenderableType
+from rich.text import Text
+from textual import events
 from textual.app import App
+from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
+from textual.widget import Widget
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
@@ -29,9 +39,77 @@ from accountdesk.core.errors import InternalError
 
 from .messages import ServiceFailed
 
-__all__ = ["DeskModal", "DeskScreen", "ForwardsWorkerFailures", "desk_of", "jobs_signal"]
+__all__ = [
+    "MIN_SIZE",
+    "DeskModal",
+    "DeskScreen",
+    "ForwardsWorkerFailures",
+    "desk_of",
+    "fit_terminal",
+    "jobs_signal",
+]
 
 ResultT = TypeVar("ResultT")
+
+#: The smallest terminal every screen and dialog is laid out for (columns, lines):
+#: the MFA dialog's question, answer, attempts and buttons, and the key bar's
+#: four app keys, fit at 60x16.
+MIN_SIZE = Size(60, 16)
+_TOO_SMALL = "-too-small"
+#: The widget each hidden screen had focused, per screen (gone with the screen).
+_focus_kept: WeakKeyDictionary[Screen[Any], Widget | None] = WeakKeyDictionary()
+
+
+def too_small_text(size: Size) -> str:
+    """What a screen draws instead of itself in a terminal below :data:`MIN_SIZE`."""
+    return (
+        f"accountdesk needs at least {MIN_SIZE.width}x{MIN_SIZE.height}; "
+        f"this terminal is {size.width}x{size.height}"
+    )
+
+
+def fit_terminal(app: App[Any], size: Size) -> None:
+    """Show every screen, or the one line, for a terminal of ``size``.
+
+    The class goes on each screen of the stack, not only on the app: Textual
+    restyles the active screen alone when the app's classes change, and a
+    screen below keeps its old layout rules until it is laid out again,
+    at the new size.
+    """
+    small = size.width < MIN_SIZE.width or size.height < MIN_SIZE.height
+    app.set_class(small, _TOO_SMALL)
+    for screen in app.screen_stack:
+        if screen.has_class(_TOO_SMALL) == small:
+            continue
+        if small:
+            # Hidden widgets lose focus: give it back where the person left it.
+            _focus_kept[screen] = screen.focused
+        screen.set_class(small, _TOO_SMALL)
+        # Now, not when the app is next idle: Textual lays the screen out at
+        # the new size as soon as the resize is handled.
+        app.stylesheet.update_nodes(screen.walk_children(with_self=True), animate=False)
+        if not small:
+            kept = _focus_kept.pop(screen, None)
+            if kept is not None and kept.is_attached:
+                screen.call_after_refresh(screen.set_focus, kept)
+        screen.refresh()
+
+
+class _FitsTheTerminal:
+    """Screens draw the one line when the terminal is too small (see the module docstring)."""
+
+    def on_mount(self) -> None:
+        fit_terminal(self.app, self.app.size)  # type: ignore[attr-defined]
+
+    async def _on_resize(self, event: events.Resize) -> None:
+        # Before Textual's own handler (later in the MRO), which lays the
+        # screen out at the new size at once.
+        fit_terminal(self.app, event.size)  # type: ignore[attr-defined]
+
+    def render(self) -> RenderableType:
+        if self.has_class(_TOO_SMALL):  # type: ignore[attr-defined]
+            return Text(too_small_text(self.app.size), style="bold")  # type: ignore[attr-defined]
+        return super().render()  # type: ignore[misc, no-any-return]
 
 
 def desk_of(app: App[Any]) -> Desk:
@@ -71,7 +149,7 @@ def _steady_cursors(screen: Screen[Any]) -> None:
             field.cursor_blink = False
 
 
-class DeskScreen(ForwardsWorkerFailures, Screen[ResultT]):
+class DeskScreen(_FitsTheTerminal, ForwardsWorkerFailures, Screen[ResultT]):
     """Base of every full screen."""
 
     @property
@@ -86,7 +164,7 @@ class DeskScreen(ForwardsWorkerFailures, Screen[ResultT]):
         _steady_cursors(self)
 
 
-class DeskModal(ForwardsWorkerFailures, ModalScreen[ResultT]):
+class DeskModal(_FitsTheTerminal, ForwardsWorkerFailures, ModalScreen[ResultT]):
     """Base of every dialog: live job polling is held while one is open."""
 
     @property
@@ -104,8 +182,17 @@ class DeskModal(ForwardsWorkerFailures, ModalScreen[ResultT]):
         if desk.signed_in and not self._held:
             self._held = True
             desk.poller.hold()
+        _toasts_follow(self.app)
 
     def on_unmount(self) -> None:
         if self._held:
             self._held = False
             self.desk.poller.release()
+        _toasts_follow(self.app)
+
+
+def _toasts_follow(app: App[Any]) -> None:
+    # Toasts wait while a dialog is open (the app holds them): redraw on the change.
+    redraw = getattr(app, "redraw_toasts", None)
+    if callable(redraw):
+        redraw()

@@ -4,8 +4,9 @@
   and every shown, enabled key of the screen, each title once.
 - :class:`DeskCommands`: what a support person reaches for by name: "Open
   user_good" for each recent lookup, "Job job_0003 · user_mfa · answer MFA" for
-  each tracked job (Enter does what Enter does on the jobs screen), and "Sign
-  out", from every screen once signed in.
+  each tracked job (Enter does what Enter does on the jobs screen), "Record
+  USER as a scenario" on a user's account, and "Sign out", from every screen
+  once signed in.
 """
 
 from __future__ import annotations
@@ -17,11 +18,17 @@ from typing import Any
 
 from textual.app import App, SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.message_pump import MessagePump
 from textual.screen import Screen
 
 from accountdesk.core.formatting import kind_label
 from accountdesk.tui.base import desk_of
-from accountdesk.tui.messages import OpenAccount, OpenMfaDialog, SignOutRequested
+from accountdesk.tui.messages import (
+    OpenAccount,
+    OpenMfaDialog,
+    RecordScenario,
+    SignOutRequested,
+)
 
 __all__ = ["DeskCommand", "DeskCommands", "desk_commands", "system_commands"]
 
@@ -32,9 +39,13 @@ class DeskCommand:
     help: str
     app: App[Any]
     message: Any
+    #: Where the message goes (the app when None).
+    target: MessagePump | None = None
+    #: The screen key this command stands for (not listed again under its short name).
+    action: str = ""
 
     def run(self) -> None:
-        self.app.post_message(self.message)
+        (self.target or self.app).post_message(self.message)
 
 
 def desk_commands(app: App[Any]) -> list[DeskCommand]:
@@ -63,6 +74,21 @@ def desk_commands(app: App[Any]) -> list[DeskCommand]:
                 message,
             )
         )
+    from .screens.account import AccountScreen
+
+    if isinstance(app.screen, AccountScreen):
+        user_id = app.screen.user_id
+        commands.append(
+            DeskCommand(
+                f"Record {user_id} as a scenario",
+                "A scenario pack user that answers as this user does (redacted), to reproduce, "
+                "attach to a ticket or teach (s)",
+                app,
+                RecordScenario(user_id),
+                target=app.screen,
+                action="record_scenario",
+            )
+        )
     commands.append(DeskCommand("Sign out", "Back to the sign-in screen", app, SignOutRequested()))
     return commands
 
@@ -86,7 +112,9 @@ def system_commands(
     app: App[Any], screen: Screen[Any], textual_commands: Iterable[SystemCommand]
 ) -> Iterator[SystemCommand]:
     """Textual's commands and the screen's shown keys, each title once."""
-    seen: set[str] = {command.title.casefold() for command in desk_commands(app)}
+    ours = desk_commands(app)
+    seen: set[str] = {command.title.casefold() for command in ours}
+    covered = {command.action for command in ours if command.action}
 
     def fresh(title: str) -> bool:
         key = title.casefold()
@@ -110,7 +138,9 @@ def system_commands(
         binding = active.binding
         if not (binding.show and active.enabled and binding.description):
             continue
-        if binding.action == "quit" or not fresh(binding.description):
+        if binding.action == "quit" or binding.action in covered:
+            continue
+        if not fresh(binding.description):
             continue
         help_text = f"{binding.tooltip or binding.description} ({app.get_key_display(binding)})"
         yield SystemCommand(

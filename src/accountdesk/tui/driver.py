@@ -19,8 +19,8 @@ from typing import Any
 
 from textual.app import App
 from textual.message_pump import MessagePump
-from textual.widgets import Button, Input
-from textual.worker import WorkerFailed, WorkerState
+from textual.widgets import Button, Input, OptionList
+from textual.worker import WorkerCancelled, WorkerFailed, WorkerState
 
 from .base import desk_of
 
@@ -61,8 +61,9 @@ class Driver:
     async def settle(self, rounds: int = 3) -> None:
         """Let every worker finish and every posted message be handled."""
         for _ in range(rounds):
-            # A failed worker was reported by the app's one failure path.
-            with contextlib.suppress(WorkerFailed):
+            # A failed worker was reported by the app's one failure path; a
+            # cancelled one belonged to a screen that went away (a probe at sign-in).
+            with contextlib.suppress(WorkerFailed, WorkerCancelled):
                 await self.app.workers.wait_for_complete()
             await self._pause()
         await self._flashes_over()
@@ -102,7 +103,7 @@ class Driver:
                 # starts after the first paint has started once these ran.
                 await _handled(screen, after_refresh=True)
             busy = any(worker.state in _BUSY for worker in app.workers)
-            with contextlib.suppress(WorkerFailed):
+            with contextlib.suppress(WorkerFailed, WorkerCancelled):
                 await app.workers.wait_for_complete()
             await _handled(app)
             if not busy and screen.is_mounted and app.screen is screen:
@@ -146,6 +147,27 @@ class Driver:
         await desk.advance_sandbox_clock(seconds)
         desk.poller.poll_now(force=True)
         await self.settle()
+
+    async def point_at(self, option_id: str) -> bool:
+        """Highlight the option ``option_id`` in a list on the top screen, scrolled into view.
+
+        False when no list there holds it (the step pointed at nothing shown).
+        """
+        for options in self.app.screen.query(OptionList):
+            index = next(
+                (
+                    i
+                    for i in range(options.option_count)
+                    if options.get_option_at_index(i).id == option_id
+                ),
+                None,
+            )
+            if index is not None:
+                options.highlighted = index
+                options.scroll_to_highlight()
+                await self.settle()
+                return True
+        return False
 
     async def back(self) -> None:
         """Close the top screen (Escape on most screens)."""

@@ -25,8 +25,10 @@ __all__ = [
     "OpenAccount",
     "OpenMfaDialog",
     "ReachabilityChanged",
+    "RecordScenario",
     "RedrawToasts",
     "ServiceFailed",
+    "ServiceIdentified",
     "ShowNotice",
     "SignOutRequested",
     "SignedIn",
@@ -53,6 +55,18 @@ class SignedIn(Message):
     def __init__(self, api_key: str) -> None:
         super().__init__()
         self.api_key = api_key
+
+
+class ServiceIdentified(Message):
+    """The app learnt, before sign-in, whether the service is a sandbox (the badge follows)."""
+
+
+class RecordScenario(Message):
+    """Open the dialog that records ``user_id`` as a scenario (the palette's command)."""
+
+    def __init__(self, user_id: str) -> None:
+        super().__init__()
+        self.user_id = user_id
 
 
 class SignOutRequested(Message):

@@ -242,6 +242,8 @@ class TourRunner:
             # The step's action has returned, but a screen it opened may not
             # have read yet: judged now, its error would not be in the log.
             await self._until_quiet(index)
+            if step.point_at is not None:  # below the fold at 80x24: scrolled to
+                await self.driver.point_at(step.point_at)
             answers = [
                 ServiceAnswer(record.code, record.title, record.message)
                 for record in desk.error_log.records[errors_before:]
@@ -344,9 +346,15 @@ def tour_key(app: App[Any], command: str) -> bool:
 def begin_demo(app: App[Any], demo: Tour | Sequence[Tour]) -> None:
     """Start ``demo`` in ``app``: one tour at once, or a picker of several."""
     if isinstance(demo, Tour):
-        TourRunner(app, demo).start()
+        app.call_later(start_tour, app, demo)
     else:
         offer_tours(app, list(demo))
+
+
+async def start_tour(app: App[Any], tour: Tour) -> None:
+    """Start ``tour`` on a sandbox that serves its scenario packs (signed out: tours sign in)."""
+    await desk_of(app).serve_scenarios(tour.scenario_files)
+    TourRunner(app, tour).start()
 
 
 def offer_tours(
@@ -361,7 +369,7 @@ def offer_tours(
 
     async def picked(tour: Tour | None) -> None:
         if tour is not None and (prepare is None or await prepare()):
-            TourRunner(app, tour).start()
+            await start_tour(app, tour)
 
     app.push_screen(TourPickerScreen(tours, again=again), callback=picked)
 

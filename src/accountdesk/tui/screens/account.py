@@ -13,8 +13,6 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.console import Group
-from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -37,10 +35,10 @@ from accountdesk.core.formatting import format_amount, format_time
 from accountdesk.core.jobs import job_key
 from accountdesk.core.notices import job_started
 from accountdesk.tui.base import DeskScreen
-from accountdesk.tui.messages import ServiceFailed
+from accountdesk.tui.messages import RecordScenario, ServiceFailed
 from accountdesk.tui.preload import preload_transactions_screen
 from accountdesk.tui.resources import styles_path
-from accountdesk.tui.widgets.fields import field_table
+from accountdesk.tui.widgets.fields import field_table, secret_text, show_fields, stale_line
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
 
@@ -97,6 +95,8 @@ them again). Errors become toasts and the panel says what is missing.
 - **Start identity** / **Start transactions** start the service's jobs; follow
   them on the jobs screen (`j`). A job that needs MFA opens the MFA dialog.
 - **View identity** / **View transactions** read the results.
+- `s` records this user as a **scenario**: a pack user that answers the
+  same (redacted by default), to reproduce, attach to a ticket or teach.
 """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -143,6 +143,14 @@ them again). Errors become toasts and the panel says what is missing.
             tooltip="Show or mask the account and routing numbers",
         ),
         Binding("l", "reload", "Reload", id="reload", tooltip="Read account and balance again"),
+        # Last: the key bar leaves it out before any other when space is short.
+        Binding(
+            "s",
+            "record_scenario",
+            "Scenario",
+            id="record_scenario",
+            tooltip="Record this user as a scenario (a pack user that answers the same)",
+        ),
     ]
 
     revealed: reactive[bool] = reactive(False)
@@ -276,14 +284,14 @@ them again). Errors become toasts and the panel says what is missing.
         if account is None:
             panel.update(Text(self._account_problem or "Loading…", style="bold red"))
             return
-        stale = _stale_line(self._account_problem, self.account_read_at)
+        stale = stale_line(self._account_problem, self.account_read_at)
         if self.revealed:
-            number = _secret(account.account_number)
-            routing = _secret(account.routing_number)
+            number = secret_text(account.account_number)
+            routing = secret_text(account.routing_number)
         else:
             number, routing = account.masked_account_number, account.masked_routing_number
         link = "Manually linked" if account.is_manually_linked else "Linked through the FI"
-        _update(
+        show_fields(
             panel,
             field_table(
                 [
@@ -308,7 +316,7 @@ them again). Errors become toasts and the panel says what is missing.
             panel.update(Text(self._balance_problem or "Loading…", style="bold red"))
             return
         currency = balance.currency or (self.account.currency if self.account else None)
-        _update(
+        show_fields(
             panel,
             field_table(
                 [
@@ -319,7 +327,7 @@ them again). Errors become toasts and the panel says what is missing.
                 ],
                 label_width=9,
             ),
-            _stale_line(self._balance_problem, self.balance_read_at),
+            stale_line(self._balance_problem, self.balance_read_at),
         )
 
     # -- actions -------------------------------------------------------------
@@ -350,6 +358,14 @@ them again). Errors become toasts and the panel says what is missing.
         self._start_job(
             lambda client: client.start_transactions(self.user_id), "start_transactions"
         )
+
+    def action_record_scenario(self) -> None:
+        from .record_case import RecordCaseDialog
+
+        self.app.push_screen(RecordCaseDialog(self.user_id))
+
+    def on_record_scenario(self, message: RecordScenario) -> None:
+        self.action_record_scenario()
 
     def action_view_identity(self) -> None:
         from .identity import IdentityScreen
@@ -400,20 +416,3 @@ them again). Errors become toasts and the panel says what is missing.
             self._refresh_jobs.discard(key)
             if tracked.status is JobStatus.COMPLETED:
                 self._reload_balance()
-
-
-def _stale_line(problem: str | None, read_at: datetime | None) -> Text | None:
-    """ "stale · read at 09:30:00 — <why>" under data that could not be read again."""
-    if problem is None:
-        return None
-    when = f"read at {read_at:%H:%M:%S}" if read_at is not None else "read earlier"
-    return Text(f"stale · {when} — {problem}", style="bold red")
-
-
-def _update(panel: Static, table: Table, stale: Text | None) -> None:
-    panel.update(table if stale is None else Group(table, stale))
-
-
-def _secret(value: object) -> str:
-    getter = getattr(value, "get_secret_value", None)
-    return getter() if getter is not None else "—"

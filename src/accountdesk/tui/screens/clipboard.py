@@ -19,6 +19,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static, TextArea
 
 from accountdesk.core.clipboard import clipboard_route, save_clip
+from accountdesk.core.formatting import home_path
 from accountdesk.tui.base import DeskModal
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.footer import AppFooter
@@ -73,7 +74,7 @@ the config file makes copy keys use the terminal's clipboard again.
                 show_cursor=False,
             )
             saved = (
-                f"Saved to a file only you can read:\n{_shown(self.path)}"
+                f"Saved to a file only you can read:\n{home_path(self.path)}"
                 if self.path is not None
                 else "Could not save it to a file (see the message about the file)."
             )
@@ -93,12 +94,6 @@ the config file makes copy keys use the terminal's clipboard again.
 
     def action_close(self) -> None:
         self.dismiss(None)
-
-
-def _shown(path: Path) -> str:
-    """``path`` with the home folder as ``~`` (shorter; a shell expands it back)."""
-    home = Path.home()
-    return f"~/{path.relative_to(home)}" if path.is_relative_to(home) else str(path)
 
 
 def copy_text(
@@ -125,5 +120,5 @@ def copy_text(
             markup=False,
         )
         return
-    path = save_clip(desk.store, desk.dirs.clipboard_dir, text, name, desk.now(), suffix)
+    path = save_clip(desk.store, desk.dirs.clipboard_dir, text, name, desk.wall_time(), suffix)
     screen.app.push_screen(ClipboardDialog(title, text, path=path, reason=route.reason))

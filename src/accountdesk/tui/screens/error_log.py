@@ -3,22 +3,27 @@
 The detail pane shows the selected error with the contract's guidance (what
 it means, the next step). ``c`` copies it as ticket text, ``u`` as a curl
 command that sends the request again; ``m`` and ``J`` save the whole log as
-Markdown or JSON under the data dir. Every text is redacted and sanitised
+Markdown or JSON under the data dir; ``s`` saves a scenario pack whose user
+answers the selected error (:mod:`accountdesk.core.cases`). Every text is redacted and sanitised
 (``core.error_reports``); copies go through the terminal or, where it cannot
 take them, a dialog and a file (``screens.clipboard``).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.widgets import DataTable, Static
 
+from accountdesk.core.cases import SavedCase
 from accountdesk.core.error_reports import (
     ReportFormat,
     curl_command,
@@ -27,13 +32,33 @@ from accountdesk.core.error_reports import (
     ticket_text,
 )
 from accountdesk.core.errors import ErrorRecord
+from accountdesk.core.formatting import home_path
 from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.screens.clipboard import copy_text
+from accountdesk.tui.widgets.fitted_table import FittedTable, cell
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
 
-COLUMNS = ("Time", "Method", "Path", "Status", "Code", "Message")
+#: (key, label) of the table's columns; the message takes the width left.
+COLUMNS = (
+    ("time", "Time"),
+    ("method", "Method"),
+    ("path", "Path"),
+    ("status", "Status"),
+    ("code", "Code"),
+    ("message", "Message"),
+)
+
+
+class ScenarioMade(Message):
+    """The scenario of an error was saved (``saved``), or why it could not be (``problem``)."""
+
+    def __init__(self, record: ErrorRecord, saved: SavedCase | None, problem: str = "") -> None:
+        super().__init__()
+        self.record = record
+        self.saved = saved
+        self.problem = problem
 
 
 class ErrorLogScreen(DeskScreen[None]):
@@ -42,12 +67,12 @@ class ErrorLogScreen(DeskScreen[None]):
     CSS_PATH = styles_path("error_log.tcss")
     HELP_TITLE = "Error log"
     HELP = """\
-Every error of this session, oldest first, and below the table what the
-selected one means and what to do next. Errors that are not the service's
-answer (no connection, an answer in the wrong shape) have no `AC-` code.
+Every error of this session, oldest first; below the table, what the
+selected one means and what to do next. A failure that is not the
+service's answer (no connection, say) has no `AC-` code.
 
-Nothing copied or saved holds a token or a secret. Where the terminal cannot
-take copies (OSC 52), they open in a dialog and a file (`clipboard` setting).
+Nothing copied or saved holds a token or a secret. Copies the terminal
+cannot take (OSC 52) open in a dialog and a file (`clipboard` setting).
 """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -80,18 +105,28 @@ take copies (OSC 52), they open in a dialog and a file (`clipboard` setting).
             id="export_json",
             tooltip="Save every error as JSON",
         ),
+        Binding(
+            "s",
+            "error_scenario",
+            "Scenario",
+            id="error_scenario",
+            tooltip="Make a scenario of this error, for a ticket",
+        ),
     ]
 
     def compose(self) -> ComposeResult:
         yield AppHeader("Error log")
-        yield DataTable(id="error-table", cursor_type="row", zebra_stripes=True)
+        yield FittedTable(
+            flexible=("message", "path"), id="error-table", cursor_type="row", zebra_stripes=True
+        )
         yield Static("", id="error-log-empty", markup=False)
         yield Static("", id="error-detail", markup=False)
         yield AppFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns(*COLUMNS)
+        for key, label in COLUMNS:
+            table.add_column(label, key=key)
         self.show_records()
         table.focus()
 
@@ -99,11 +134,12 @@ take copies (OSC 52), they open in a dialog and a file (`clipboard` setting).
         self.show_records()
 
     def show_records(self) -> None:
-        table = self.query_one(DataTable)
+        table = self.query_one(FittedTable)
         records = self.desk.error_log.records
         table.clear()
         for index, record in enumerate(records):
             table.add_row(*_row(record), key=str(index))
+        table.fit()
         if records:
             table.move_cursor(row=len(records) - 1)
         empty = self.query_one("#error-log-empty", Static)
@@ -130,7 +166,7 @@ take copies (OSC 52), they open in a dialog and a file (`clipboard` setting).
     def action_copy_error(self) -> None:
         record = self.selected_record()
         if record is None:
-            self.notify("No error selected.", severity="warning")
+            self.notify("No error selected.", title="Error log", severity="warning")
             return
         copy_text(
             self,
@@ -142,7 +178,7 @@ take copies (OSC 52), they open in a dialog and a file (`clipboard` setting).
     def action_copy_curl(self) -> None:
         record = self.selected_record()
         if record is None:
-            self.notify("No error selected.", severity="warning")
+            self.notify("No error selected.", title="Error log", severity="warning")
             return
         command = curl_command(record, self._secrets())
         if command is None:
@@ -162,7 +198,7 @@ take copies (OSC 52), they open in a dialog and a file (`clipboard` setting).
         report = ReportFormat(suffix)
         count = len(self.desk.error_log)
         if not count:
-            self.notify("No errors to save.", severity="warning")
+            self.notify("No errors to save.", title="Error log", severity="warning")
             return
         path = export_errors(self.desk, report)
         if path is None:
@@ -170,6 +206,38 @@ take copies (OSC 52), they open in a dialog and a file (`clipboard` setting).
         name = "Markdown" if report is ReportFormat.MARKDOWN else "JSON"
         noun = "error" if count == 1 else "errors"
         self.notify(str(path), title=f"{count} {noun} saved as {name}", markup=False)
+
+    def action_error_scenario(self) -> None:
+        record = self.selected_record()
+        if record is None:
+            self.notify("No error selected.", title="Error log", severity="warning")
+            return
+        self._error_scenario(record)
+
+    @work(exclusive=True, exit_on_error=False, group="error-scenario", name="error_scenario")
+    async def _error_scenario(self, record: ErrorRecord) -> None:
+        from accountdesk.core.cases import CaseFileError, error_case
+
+        try:
+            saved = await error_case(self.desk, record)
+        except CaseFileError as error:
+            self.post_message(ScenarioMade(record, None, str(error)))
+            return
+        self.post_message(ScenarioMade(record, saved))
+
+    def on_scenario_made(self, message: ScenarioMade) -> None:
+        from accountdesk.core.cases import serve_command
+
+        saved = message.saved
+        if saved is None:
+            self.notify(message.problem, title="No scenario", severity="warning", markup=False)
+            return
+        shown = home_path(saved.path)
+        self.notify(
+            f"{shown}\nServe it: {serve_command(Path(shown))}",
+            title=f"Scenario {saved.user_id} saved: {message.record.title}",
+            markup=False,
+        )
 
     def action_back(self) -> None:
         self.app.pop_screen()
@@ -195,10 +263,10 @@ def _detail(record: ErrorRecord) -> Group:
 def _row(record: ErrorRecord) -> tuple[Text, ...]:
     # Text cells, never markup: paths and messages come from the network.
     return (
-        Text(record.time.strftime("%H:%M:%S")),
-        Text(record.method or "—"),
-        Text(record.path or "—"),
-        Text(str(record.status) if record.status is not None else "—"),
-        Text(record.code or "—"),
-        Text(record.message),
+        cell(record.time.strftime("%H:%M:%S")),
+        cell(record.method or "—"),
+        cell(record.path or "—"),
+        cell(str(record.status) if record.status is not None else "—"),
+        cell(record.code or "—"),
+        cell(record.message),
     )

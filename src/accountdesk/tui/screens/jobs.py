@@ -18,12 +18,21 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Input, Static
 
-from accountdesk.core.job_rows import COLUMNS, FIXED_WIDTHS, JobRow, job_details, job_row, matches
+from accountdesk.core.job_rows import (
+    COLUMNS,
+    FIXED_WIDTHS,
+    JobRow,
+    clear_text,
+    job_details,
+    job_row,
+    matches,
+)
 from accountdesk.core.jobs import TrackedJob
 from accountdesk.core.poller import PollerState
 from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import OpenAccount, OpenMfaDialog
 from accountdesk.tui.resources import styles_path
+from accountdesk.tui.widgets.fitted_table import FittedTable, cell
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
 
@@ -44,12 +53,12 @@ def _cells(row: JobRow) -> list[Text]:
     user, kind, status, age, last_poll, note = row.cells
     note_style = "dim" if row.gone else "bold red" if row.stale else ""
     return [
-        Text(user),
-        Text(kind),
-        Text(status, style=STATUS_STYLES.get(row.status, "")),
-        Text(age),
-        Text(last_poll),
-        Text(note, style=note_style),
+        cell(user),
+        cell(kind),
+        cell(status, STATUS_STYLES.get(row.status, "")),
+        cell(age),
+        cell(last_poll),
+        cell(note, note_style),
     ]
 
 
@@ -106,8 +115,12 @@ service tells (the sandbox does).
         yield Input(
             placeholder="Filter by user, kind or status  ( / )", id="jobs-filter", compact=True
         )
-        table: DataTable[Text] = DataTable(id="jobs-table", cursor_type="row", zebra_stripes=True)
-        yield table
+        yield FittedTable(
+            flexible=("note", "kind", "user"),
+            id="jobs-table",
+            cursor_type="row",
+            zebra_stripes=True,
+        )
         yield Static(id="job-details")
         yield Static(
             "No jobs yet: start a balance refresh, identity or transactions job from an account.",
@@ -131,10 +144,11 @@ service tells (the sandbox does).
         """Redraw the rows, keeping the cursor on the same job; only changed cells are touched."""
         desk = self.desk
         tracker, poller, now = desk.tracker, desk.poller, desk.now()
-        table: DataTable[Text] = self.query_one(DataTable)
+        table = self.query_one(FittedTable)
         query = self.query_one("#jobs-filter", Input).value
         shown = [job for job in tracker.jobs if matches(job, query)]
-        rows = [job_row(job, now, stale=poller.is_stale(job, now)) for job in shown]
+        # Each age on the clock its job started on (a sandbox's may have moved).
+        rows = [job_row(job, desk.job_now(job), stale=poller.is_stale(job, now)) for job in shown]
         if [row.key for row in rows] == [key.value for key in table.rows]:
             # The same jobs in the same order (the usual tick): update in place,
             # so the cursor and scroll position stay exactly where they were.
@@ -157,6 +171,7 @@ service tells (the sandbox does).
             if selected is not None and selected in table.rows:
                 table.move_cursor(row=table.get_row_index(selected), animate=False)
         self._shown = {row.key: row for row in rows}
+        table.fit()
         empty = self.query_one("#jobs-empty", Static)
         empty.update(
             "No jobs yet: start a balance refresh, identity or transactions job from an account."
@@ -259,16 +274,21 @@ service tells (the sandbox does).
             # Fall back to the first job waiting for MFA, so m works from anywhere.
             job = next((j for j in self.desk.tracker.jobs if j.needs_mfa), None)
         if job is None:
-            self.notify("No job is waiting for MFA.", severity="warning")
+            self.notify("No job is waiting for MFA.", title="MFA", severity="warning")
             return
         self.post_message(OpenMfaDialog(job.key))
 
     def action_clear_finished(self) -> None:
-        cleared = self.desk.clear_finished_jobs()
+        """Forget the finished jobs shown: with a filter, only those it shows."""
+        tracker = self.desk.tracker
+        query = self.query_one("#jobs-filter", Input).value
+        shown = {job.key for job in tracker.jobs if matches(job, query)} if query else None
+        finished = self.desk.finished_job_keys()
+        hidden = sum(1 for key in finished if key not in shown) if shown is not None else 0
+        cleared = self.desk.clear_finished_jobs(among=shown)
         self.notify(
-            f"Cleared {cleared} finished {'job' if cleared == 1 else 'jobs'}."
-            if cleared
-            else "No finished job to clear."
+            clear_text(cleared, hidden),
+            title="Jobs cleared" if cleared else "Nothing to clear",
         )
 
     def action_pause_polling(self) -> None:
@@ -280,7 +300,7 @@ service tells (the sandbox does).
 
     def action_poll_now(self) -> None:
         if self.desk.poller.poll_now(force=True) == 0:
-            self.notify("No unfinished job to poll.")
+            self.notify("No unfinished job to poll.", title="Jobs")
 
     def action_back(self) -> None:
         self.dismiss()

@@ -27,10 +27,12 @@ from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from accountdesk.core.secrets import Remembered, SecretPlace
 from accountdesk.tui.base import DeskScreen
-from accountdesk.tui.messages import ServiceFailed, SignedIn
+from accountdesk.tui.messages import ServiceFailed, ServiceIdentified, SignedIn
 from accountdesk.tui.resources import styles_path
+from accountdesk.tui.screens.confirm import ConfirmDialog
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
+from accountdesk.tui.widgets.tick_box import TickBox
 
 __all__ = ["LoginScreen"]
 
@@ -107,8 +109,8 @@ nothing is written there unless you tick it.
                     select_on_focus=False,
                 )
                 yield Button("Show", id="toggle-secret", compact=True)
-            yield Checkbox("Remember on this computer", False, id="remember-secret")
-            yield Checkbox(
+            yield TickBox("Remember on this computer", False, id="remember-secret")
+            yield TickBox(
                 "No keyring here: keep the secret in the config file", False, id="secret-in-file"
             )
             yield Static("", id="remember-warning", markup=False)
@@ -126,8 +128,20 @@ nothing is written there unless you tick it.
             # Build the embedded sandbox (Starlette import) only after the first
             # frame has painted, so start-up stays instant.
             self.call_after_refresh(self._warm_up)
-        elif self.desk.settings.api_key and not self._field("#api-secret").value:
+            return
+        # What the service is, for the badge: asked after the first frame.
+        self.call_after_refresh(self._identify)
+        if self.desk.settings.api_key and not self._field("#api-secret").value:
             self.call_after_refresh(self._fill_remembered_secret)
+
+    @work(exclusive=True, exit_on_error=False, group="identify", name="identify_service")
+    async def _identify(self) -> None:
+        await self.desk.identity.probe(self.desk.connection)
+        self.post_message(ServiceIdentified())
+
+    def on_service_identified(self) -> None:
+        for header in self.query(AppHeader):
+            header.show_service()
 
     def _field(self, selector: str) -> Input:
         return self.query_one(selector, Input)
@@ -253,6 +267,30 @@ nothing is written there unless you tick it.
             desk.use_base_url(url)
             for header in self.query(AppHeader):
                 header.show_service()
+        identity, url = desk.identity, desk.service_url
+        if (
+            identity.not_encrypted(url, embedded=desk.embedded)
+            and not identity.probed  # a sandbox's secret is public
+            and not identity.plain_http_confirmed(url)
+        ):
+            self._ask_before_plain_http(url)
+            return
+        self._go_sign_in()
+
+    def _ask_before_plain_http(self, url: str) -> None:
+        """Once per service on this computer: the secret would cross the network in clear."""
+        from accountdesk.core.plain_http import plain_http_warning
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.desk.identity.confirm_plain_http(url)
+                self._go_sign_in()
+
+        detail = f"{plain_http_warning(url)}. Asked once for this service on this computer."
+        question = "Sign in over plain HTTP, not encrypted?"
+        self.app.push_screen(ConfirmDialog(question, detail, "Sign in"), callback=answered)
+
+    def _go_sign_in(self) -> None:
         api_key = self._field("#api-key").value
         self._set_busy(True)
         self._sign_in(api_key, SecretStr(self._field("#api-secret").value))

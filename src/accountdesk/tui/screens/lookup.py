@@ -10,9 +10,7 @@ from __future__ import annotations
 import logging
 from typing import ClassVar
 
-from rich.table import Table
-from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -27,6 +25,7 @@ from accountdesk.tui.messages import SignOutRequested
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
+from accountdesk.tui.widgets.scenario_row import ScenarioRow
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +117,7 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
             return
         width = max(len(user.user_id) for user in message.users)
         scenarios.add_options(
-            Option(_scenario_prompt(user, width), id=user.user_id) for user in message.users
+            Option(ScenarioRow(user, width), id=user.user_id) for user in message.users
         )
 
     @on(Input.Changed, "#user-id")
@@ -130,6 +129,12 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
     @on(Input.Submitted, "#user-id")
     def _submitted(self) -> None:
         self.action_lookup()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # Tab into a list highlights its first row, so Enter opens it at once.
+        widget = event.widget
+        if isinstance(widget, OptionList) and widget.highlighted is None:
+            widget.action_first()
 
     @on(OptionList.OptionSelected)
     def _picked(self, event: OptionList.OptionSelected) -> None:
@@ -164,12 +169,3 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
 
     def _problem(self, user_id: str) -> str | None:
         return lookup_problem(user_id, sandbox=self.desk.is_sandbox)
-
-
-def _scenario_prompt(user: ScenarioUser, width: int) -> Table:
-    # A grid keeps a wrapped summary aligned under its own column.
-    grid = Table.grid(padding=(0, 2))
-    grid.add_column(width=width, no_wrap=True, style="bold")
-    grid.add_column(overflow="fold")
-    grid.add_row(Text(user.user_id), Text(user.summary, style="dim"))
-    return grid

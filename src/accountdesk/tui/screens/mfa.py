@@ -30,6 +30,7 @@ from textual.worker import Worker
 from accountdesk.client import AccountDataError, Job
 from accountdesk.core.errors import InternalError
 from accountdesk.core.formatting import kind_label
+from accountdesk.core.job_rows import user_blocked_until
 from accountdesk.core.jobs import TrackedJob
 from accountdesk.core.mfa import MfaResult, MfaSession, MfaState, MfaStep
 from accountdesk.tui.base import DeskModal
@@ -144,7 +145,22 @@ authentication). Type the answer and press Enter (or Submit).
     # -- drawing ---------------------------------------------------------
 
     def _draw_facts(self) -> None:
-        self.query_one("#mfa-attempts", Label).update(self.mfa.attempts_text)
+        mfa, desk = self.mfa, self.desk
+        # A block learnt from another job of this user (AC-108) holds this one too.
+        mfa.blocked_until = user_blocked_until(desk.tracker.jobs, self.user_id, desk.now())
+        attempts = self.query_one("#mfa-attempts", Label)
+        attempts.update(mfa.attempts_text)
+        attempts.set_class(mfa.blocked, "-blocked")
+        refused = not mfa.can_answer
+        if refused != self.query_one("#mfa-submit", Button).disabled:
+            self.query_one("#mfa-submit", Button).disabled = refused
+            answer = self.query_one(Input)
+            answer.disabled = refused or mfa.state is not MfaState.WAITING
+            message = self.query_one("#mfa-message", Static)
+            message.update(Text(mfa.refusal or ""))
+            message.set_class(refused, "-error")
+            if not refused:
+                answer.focus()
         left = self.mfa.countdown()
         label = self.query_one("#mfa-countdown", Label)
         label.update(f"Session expires in {left}" if left != "expired" else "Session expired")

@@ -10,7 +10,11 @@ world).
   session, lift an ``AC-108`` block, finish jobs. Every tracked job is
   polled at once afterwards, so the screens show what the move did.
 - Reset: the sandbox forgets its jobs, MFA sessions and blocks and rewinds
-  its clock (the jobs this app tracks then read as gone).
+  its clock (the jobs this app tracks then read as gone). It asks first.
+- For a trainer (the app has the sandbox's control token) on a training
+  room: the room, live (:mod:`accountdesk.tui.widgets.trainee_room`), with
+  reset one trainee, reset everyone (each asked first) and move one
+  trainee's clock.
 - The scenario users and what each one shows.
 
 Every call runs in a worker; a refusal (a step over the sandbox's bound is
@@ -22,9 +26,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import ClassVar
 
-from rich.table import Table
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -38,7 +41,10 @@ from accountdesk.core.formatting import format_time
 from accountdesk.tui.base import DeskModal
 from accountdesk.tui.messages import ServiceFailed
 from accountdesk.tui.resources import styles_path
+from accountdesk.tui.screens.confirm import ConfirmDialog
 from accountdesk.tui.widgets.footer import AppFooter
+from accountdesk.tui.widgets.scenario_row import ScenarioRow
+from accountdesk.tui.widgets.trainee_room import RoomAction, TraineeRoom
 
 __all__ = ["SandboxPanel"]
 
@@ -73,7 +79,12 @@ Controls of the **sandbox** (never shown on a live service).
   (they take seconds), an MFA session expires (`AC-110` once its time is up),
   an `AC-108` block lifts. Or type an amount (`90`, `90s`, `5m`, `2h`) and
   press Enter.
-- **Reset** forgets every job, MFA session and block and rewinds the clock.
+- **Reset** forgets every job, MFA session and block and rewinds the clock
+  (it asks first).
+- With the sandbox's **control token** (`--control-token`, the environment or
+  a profile) on a training room: every trainee, read live (last seen, clock,
+  open jobs, blocks). **Reset trainee** and **Reset everyone** ask first;
+  **+1/+5/+15 min** move the selected trainee's clock.
 - The scenario users are listed with what each one shows.
 """
 
@@ -106,6 +117,9 @@ Controls of the **sandbox** (never shown on a live service).
                 markup=False,
             )
             yield Static("", id="sandbox-note", markup=False)
+            if desk.is_trainer and not desk.embedded:
+                box.add_class("-room")
+                yield TraineeRoom()
             yield Static("Scenario users", classes="panel-title")
             yield OptionList(Option("Loading…", disabled=True), id="sandbox-scenarios")
         yield AppFooter()
@@ -113,7 +127,7 @@ Controls of the **sandbox** (never shown on a live service).
     def on_mount(self) -> None:
         # No super().on_mount(): Textual runs DeskModal's own on_mount too.
         self.query_one("#plus-5m", Button).focus()
-        self._control("read", None)
+        self._control("read")
         self._load_scenarios()
 
     # -- the clock ---------------------------------------------------------------
@@ -122,9 +136,60 @@ Controls of the **sandbox** (never shown on a live service).
     def _pressed(self, event: Button.Pressed) -> None:
         button_id = event.button.id or ""
         if button_id == "reset-sandbox":
-            self._control("reset", None)
+            self._ask("Reset the sandbox?", self._reset_detail(), "Reset", "reset")
         elif button_id in _STEPS:
-            self._control("advance", _STEPS[button_id])
+            self._control("advance", seconds=_STEPS[button_id])
+
+    def _reset_detail(self) -> str:
+        what = "It forgets its jobs, MFA sessions and blocks and rewinds its clock"
+        room = self._room.room if self._room is not None else None
+        own = self.desk.signed_in_as
+        if room is not None and room.tenants and all(t.api_key != own for t in room.trainees):
+            what += f", and every trainee's world with it ({len(room.trainees)} trainees)"
+        return what + ": the jobs this app tracks then read as gone."
+
+    def _ask(self, question: str, detail: str, yes: str, what: str, trainee: str = "") -> None:
+        """Every reset asks first: it cannot be undone, and one key press is easy to make."""
+
+        def answered(confirmed: bool | None) -> None:
+            if confirmed:
+                self._control(what, trainee=trainee)
+
+        self.app.push_screen(ConfirmDialog(question, detail, yes), callback=answered)
+
+    # -- the training room ---------------------------------------------------------
+
+    @property
+    def _room(self) -> TraineeRoom | None:
+        return next(iter(self.query(TraineeRoom)), None)
+
+    def on_room_action(self, message: RoomAction) -> None:
+        name = message.trainee
+        if message.what == "advance" and name is not None:
+            self._control("trainee_advance", seconds=message.seconds, trainee=name)
+        elif message.what == "reset" and name is not None:
+            detail = (
+                f"{name}'s jobs, MFA sessions and blocks are forgotten and their clock rewinds; "
+                "their dashboard stays signed in, and the jobs it tracks read as gone."
+            )
+            self._ask(f"Reset {name}'s world?", detail, "Reset", "trainee_reset", name)
+        elif message.what == "reset_all":
+            room = self._room.room if self._room is not None else None
+            count = len(room.trainees) if room is not None else 0
+            detail = (
+                f"Every trainee's world ({count} now) and the shared one: all jobs, MFA "
+                "sessions and blocks are forgotten and every clock rewinds."
+            )
+            self._ask("Reset everyone?", detail, "Reset everyone", "room_reset")
+
+    def on_screen_suspend(self, event: events.ScreenSuspend) -> None:
+        # Covered (a confirmation, help): the room's live reads pause.
+        if (room := self._room) is not None:
+            room.pause()
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        if (room := self._room) is not None:
+            room.resume()
 
     @on(Input.Submitted, "#clock-step")
     def _typed_step(self, event: Input.Submitted) -> None:
@@ -134,19 +199,33 @@ Controls of the **sandbox** (never shown on a live service).
             self._note(str(problem), error=True)
             return
         event.input.clear()
-        self._control("advance", seconds)
+        self._control("advance", seconds=seconds)
 
     @work(exclusive=True, exit_on_error=False, group="sandbox-control", name="sandbox_control")
-    async def _control(self, what: str, seconds: float | None) -> None:
+    async def _control(self, what: str, *, seconds: float = 0.0, trainee: str = "") -> None:
+        """One control call: ``read``, ``advance``, ``reset`` (this key's world, or the
+        shared one), ``trainee_advance``, ``trainee_reset`` or ``room_reset``."""
         desk = self.desk
+        done: str | None
         try:
-            if what == "advance" and seconds is not None:
+            if what == "advance":
                 now = await desk.advance_sandbox_clock(seconds)
-                done: str | None = f"Moved the clock {describe_step(seconds)}."
+                done = f"Moved the clock {describe_step(seconds)}."
             elif what == "reset":
                 await desk.reset_sandbox()
                 now = await desk.sandbox_clock()
                 done = "Reset: no jobs, MFA sessions or blocks; the clock is back at its start."
+            elif what == "trainee_advance":
+                moved = await desk.advance_trainee_clock(trainee, seconds)
+                now = await desk.sandbox_clock()
+                done = f"Moved {trainee}'s clock {describe_step(seconds)}: {format_time(moved)}."
+            elif what == "trainee_reset":
+                await desk.reset_trainee(trainee)
+                now, done = await desk.sandbox_clock(), f"Reset {trainee}'s world."
+            elif what == "room_reset":
+                await desk.reset_room()
+                now = await desk.sandbox_clock()
+                done = "Reset everyone: every trainee's world and the shared one."
             else:
                 now, done = await desk.sandbox_clock(), None
         except AccountDataError as error:
@@ -163,6 +242,8 @@ Controls of the **sandbox** (never shown on a live service).
         clock.update(f"Sandbox clock: {format_time(message.now)}")
         if message.done is not None:
             self._note(message.done)
+            if (room := self._room) is not None:
+                room.read_now()  # show what the action did without waiting for the next read
 
     def on_service_failed(self, message: ServiceFailed) -> None:
         # The app shows the toast; this line keeps the outcome beside the buttons.
@@ -187,16 +268,9 @@ Controls of the **sandbox** (never shown on a live service).
             scenarios.add_option(Option("Scenario list unavailable", disabled=True))
             return
         width = max(len(user.user_id) for user in message.users)
-        scenarios.add_options(Option(_row(user, width), id=user.user_id) for user in message.users)
+        scenarios.add_options(
+            Option(ScenarioRow(user, width), id=user.user_id) for user in message.users
+        )
 
     def action_close(self) -> None:
         self.dismiss()
-
-
-def _row(user: ScenarioUser, width: int) -> Table:
-    # The sandbox's words, as sent: Text, never markup.
-    grid = Table.grid(padding=(0, 2))
-    grid.add_column(width=width, no_wrap=True, style="bold")
-    grid.add_column(overflow="fold")
-    grid.add_row(Text(user.user_id), Text(user.summary, style="dim"))
-    return grid

@@ -1,7 +1,8 @@
 """The tour picker: ``accountdesk demo`` without a tour name opens it over the sign-in screen.
 
-One line per tour (title, what it shows, how many steps, its id for
-``accountdesk demo ID``); Enter starts the selected tour, Esc leaves the
+One line per tour (title, how many steps, its id for ``accountdesk demo
+ID``), so every shipped tour is in sight at 80x24; under the list, what the
+highlighted tour shows. Enter starts the selected tour, Esc leaves the
 picker and keeps the app on the sign-in screen to be used by hand.
 """
 
@@ -66,6 +67,7 @@ Pick one with the arrow keys and **Enter**. During a tour **Space** or
                 *(Option(_prompt(tour), id=tour.id) for tour in self.tours.values()),
                 id="tour-list",
             )
+            yield Static("", id="tour-summary", markup=False)
         # Its own key bar: the sign-in screen's below would offer keys that do nothing here.
         yield AppFooter()
 
@@ -74,6 +76,16 @@ Pick one with the arrow keys and **Enter**. During a tour **Space** or
         tour_list = self.query_one(OptionList)
         tour_list.highlighted = 0
         tour_list.focus()
+        self._show_summary(next(iter(self.tours), ""))
+
+    @on(OptionList.OptionHighlighted, "#tour-list")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self._show_summary(event.option.id or "")
+
+    def _show_summary(self, tour_id: str) -> None:
+        tour = self.tours.get(tour_id)
+        # A person's own file may say anything: Text, never markup.
+        self.query_one("#tour-summary", Static).update(Text(tour.summary if tour else ""))
 
     @on(OptionList.OptionSelected, "#tour-list")
     def _picked(self, event: OptionList.OptionSelected) -> None:
@@ -84,10 +96,14 @@ Pick one with the arrow keys and **Enter**. During a tour **Space** or
 
 
 def _prompt(tour: Tour) -> Table:
-    # Titles and summaries may come from a person's file: Text, never markup.
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(ratio=1)
+    # Titles may come from a person's file: Text, never markup.
+    grid = Table.grid(padding=(0, 1), expand=True)
+    grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
     grid.add_column(justify="right", no_wrap=True)
-    grid.add_row(Text(tour.title, style="bold"), Text(f"{len(tour.steps)} steps", style="dim"))
-    grid.add_row(Text(tour.summary, style="dim"), Text(tour.id, style="dim italic"))
+    grid.add_column(justify="right", no_wrap=True, min_width=12)
+    grid.add_row(
+        Text(tour.title, style="bold"),
+        Text(f"{len(tour.steps)} steps", style="dim"),
+        Text(tour.id, style="dim italic"),
+    )
     return grid

@@ -33,8 +33,8 @@ from textual.widgets import Input, Static
 
 from accountdesk.client import AccountDataError
 from accountdesk.core.date_range import DateRangeProblem, parse_date_range
-from accountdesk.core.errors import InternalError, failure_line
-from accountdesk.core.transactions import COLUMNS, TransactionData, TransactionView, amount_text
+from accountdesk.core.transaction_texts import export_text, failure_text, no_match_text, total_text
+from accountdesk.core.transactions import COLUMNS, TransactionData, TransactionView
 from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import ServiceFailed
 from accountdesk.tui.resources import styles_path
@@ -232,10 +232,14 @@ transactions job on the account screen first if the list is empty.
     def on_service_failed(self, message: ServiceFailed) -> None:
         if message.operation not in {"get_transactions", "export_csv"}:
             return
-        self.query_one(TransactionTable).loading = False
+        table = self.query_one(TransactionTable)
+        table.loading = False
         if message.operation == "get_transactions":
             self._say(failure_text(message.error), error=True)
             self.draw_summary()
+            # The focus on the table, whose Escape is "Back": nothing here to
+            # filter, and the filter box's Escape only leaves the box.
+            table.focus()
 
     # -- filter, dates and sort ----------------------------------------------
 
@@ -330,9 +334,9 @@ transactions job on the account screen first if the list is empty.
 
     def action_export_csv(self) -> None:
         if self.view is None or not self.view.total:
-            self.notify("Nothing to export yet.", severity="warning")
+            self.notify("Nothing to export yet.", title="CSV", severity="warning")
             return
-        stamp = self.desk.now().strftime("%Y%m%d-%H%M%S")
+        stamp = self.desk.wall_time().strftime("%Y%m%d-%H%M%S")
         safe_user = re.sub(r"[^A-Za-z0-9_.-]", "_", self.user_id)
         path = self.export_dir() / f"transactions-{safe_user}-{stamp}.csv"
         self._export(path)
@@ -390,30 +394,3 @@ transactions job on the account screen first if the list is empty.
         message.display = bool(text)
         message.set_class(error, "-error")
         message.set_class(dates, "-dates")
-
-
-def failure_text(error: AccountDataError | InternalError) -> str:
-    """The failure line: the service's message verbatim with its code, as the toast shows it."""
-    return failure_line("Could not read transactions", error)
-
-
-def export_text(path: Path, count: int) -> str:
-    """The export toast: file name and folder each start a line, so no path breaks mid-word."""
-    noun = "row" if count == 1 else "rows"
-    return f"Saved {count:,} {noun} to\n{path.name}\nin {path.parent}"
-
-
-def total_text(view: TransactionView) -> str:
-    """``total -1,234.50 USD``: the sum of the amounts shown, with the currency when known."""
-    text = f"total {amount_text(view.view_amount_total)}"
-    return f"{text} {view.currency}" if view.currency else text
-
-
-def no_match_text(view: TransactionView) -> str:
-    """What an empty view says: which filter and dates left nothing."""
-    if view.filter_text.strip():
-        text = f"No transactions match “{view.filter_text}”"
-        if view.date_from or view.date_to:
-            text += " in these dates"
-        return text
-    return "No transactions in these dates"

@@ -1,21 +1,29 @@
-"""The key bar at the bottom of every screen: the app's four keys first, always.
+"""The key bar at the bottom of every screen: the app's keys first, and only keys that fit whole.
 
-Quit, Help, Jobs and Errors must show at 80 and 100 columns on every screen
-(issue "Daily use"). Textual lays keys out in binding order and the screen's
-come first, so a busy screen pushed the app's off the right edge. This footer
-puts the app's keys first; a screen's keys that do not fit are cut at the
-right and are still in F1 help and the command palette.
-
-It is also cheaper than Textual's: it composes its keys again only when the
-keys shown change (Textual's does at every focus change), and its keys do
-not restyle themselves one by one once mounted.
+- Order: Quit, Help, Jobs and Errors first wherever they are active (issue
+  "Daily use"), then the screen's keys in binding order. Textual lays keys
+  out in binding order and the screen's come first, so a busy screen pushed
+  the app's off the right edge.
+- Width: a key that does not fit is left out whole, with every key after it
+  (the bar reads left to right as F1 help does); Textual's bar cut the last
+  key mid-word ("rRevea", "v Ide", "esc Ba"). Left-out keys are still in F1
+  help and the command palette.
+- A group of keys (the transactions table's sort keys 1-5) is one key:
+  ``1-5 Sort``. Textual draws such a group in a container of its own, which
+  reordering the keys left empty at the start of the bar (two stray spaces).
+- Cost: it composes its keys again only when the keys shown change (Textual's
+  does at every focus change, a dozen times while the transactions screen
+  opens), and its keys do not restyle themselves one by one once mounted.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
+from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey  # not exported; Textual is pinned
 
@@ -28,8 +36,8 @@ __all__ = ["GLOBAL_ACTIONS", "AppFooter"]
 GLOBAL_ACTIONS = ("quit", "help", "show_jobs", "show_error_log")
 
 
-def _rank(widget: object) -> int:
-    action = str(getattr(widget, "action", "")).removeprefix("app.")
+def _rank(action: str) -> int:
+    action = action.removeprefix("app.")
     return GLOBAL_ACTIONS.index(action) if action in GLOBAL_ACTIONS else len(GLOBAL_ACTIONS)
 
 
@@ -42,8 +50,17 @@ def _shown_bindings(screen: Screen[Any]) -> tuple[Any, ...]:
     )
 
 
+def _group_keys(displays: list[str]) -> str:
+    """``1-5`` for a run of digits, else the keys joined by ``/``."""
+    if len(displays) > 2 and all(d.isdigit() and len(d) == 1 for d in displays):
+        numbers = [int(d) for d in displays]
+        if numbers == list(range(numbers[0], numbers[0] + len(numbers))):
+            return f"{displays[0]}-{displays[-1]}"
+    return "/".join(displays)
+
+
 class AppFooter(Footer):
-    """Compact, the app's keys first.
+    """Compact, the app's keys first, only whole keys (see the module docstring).
 
     The command palette's hint lives in the header: beside a full footer
     Textual draws it over the last key.
@@ -56,9 +73,8 @@ class AppFooter(Footer):
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         # Textual composes the footer again at every focus change, once per
-        # change even when several come before a refresh: a dozen times
-        # while the transactions screen opens. Most changes
-        # leave the keys shown as they were; then there is nothing to do.
+        # change even when several come before a refresh. Most changes leave
+        # the keys shown as they were; then there is nothing to do.
         if screen.app.app_focus and self.is_attached and screen is self.screen:
             shown = _shown_bindings(screen)
             if shown == self._shown:
@@ -67,12 +83,63 @@ class AppFooter(Footer):
         super().bindings_changed(screen)
 
     def compose(self) -> ComposeResult:
-        keys = list(super().compose())
-        for key in keys:
-            if isinstance(key, FooterKey):
-                # Each key's compact watcher adds this class once mounted, and
-                # that is a style pass per key, a dozen keys each time the footer
-                # is composed. Already there, the watcher changes nothing.
-                key.add_class("-compact", update=False)
+        if not self._bindings_ready:
+            return
+        # One entry per action (its first key), groups gathered, in binding order.
+        entries: list[tuple[str, str, str, bool, str]] = []  # display, description, action, ...
+        grouped: dict[Binding.Group, list[tuple[Binding, bool, str]]] = {}
+        seen: set[str] = set()
+        for _node, binding, enabled, tooltip in self.screen.active_bindings.values():
+            if not binding.show or binding.action in seen:
+                continue
+            seen.add(binding.action)
+            if binding.group is not None:
+                if binding.group not in grouped:
+                    grouped[binding.group] = []
+                    entries.append(("", binding.group.description, binding.action, True, ""))
+                grouped[binding.group].append((binding, enabled, tooltip))
+                continue
+            display = self.app.get_key_display(binding)
+            entries.append((display, binding.description, binding.action, enabled, tooltip))
+        for group, members in grouped.items():
+            index = next(i for i, entry in enumerate(entries) if entry[1] == group.description)
+            first, _enabled, _tooltip = members[0]
+            display = _group_keys([self.app.get_key_display(b) for b, _e, _t in members])
+            enabled = any(member_enabled for _b, member_enabled, _t in members)
+            entries[index] = (display, group.description, first.action, enabled, "")
         # sorted() is stable: the screen's keys keep their own order after the app's.
-        yield from sorted(keys, key=_rank)
+        for display, description, action, enabled, tooltip in sorted(
+            entries, key=lambda entry: _rank(entry[2])
+        ):
+            key = FooterKey(
+                display, display, description, action, disabled=not enabled, tooltip=tooltip
+            )
+            # Each key's compact watcher adds this class once mounted, a style
+            # pass per key; already there, the watcher changes nothing.
+            key.add_class("-compact", update=False)
+            yield key
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.call_after_refresh(self._fit_keys)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_keys(event.size.width)
+
+    async def recompose(self) -> None:
+        await super().recompose()
+        self._fit_keys()
+
+    def _fit_keys(self, width: int | None = None) -> None:
+        """Show the keys that fit whole, in order; leave out the first that does not and the rest."""
+        room = self.size.width if width is None else width
+        used, fits = 0, True
+        for key in self.query(FooterKey):
+            # Compact: "key description" and one cell of margin after it.
+            needed = cell_len(key.key_display) + (
+                1 + cell_len(key.description) if key.description else 0
+            )
+            fits = fits and used + needed <= room
+            used += needed + 1
+            if key.display != fits:
+                key.display = fits

@@ -1,11 +1,15 @@
 """The bar at the top of every screen: app name, screen title and the service badge.
 
 The badge is the one thing nobody may miss: black on yellow ``SANDBOX`` for
-the embedded fake, white on red ``LIVE host`` for a real service.
+the embedded fake (``SANDBOX host`` for one served over HTTP), white on red
+``LIVE host`` for a real service, ``LIVE host · not encrypted`` when that is
+plain HTTP to another machine, and a neutral ``? host`` until the app knows
+which (core.service_identity: asked right after the first frame).
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from rich.cells import cell_len
@@ -14,7 +18,11 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Static
 
+from accountdesk.core.service_identity import ServiceKind
 from accountdesk.tui.base import desk_of
+
+if TYPE_CHECKING:
+    from accountdesk.core.desk import Desk
 
 #: Cells of horizontal padding around each header part (``padding: 0 1``).
 _PADDING = 2
@@ -22,12 +30,24 @@ _PADDING = 2
 _OPTIONAL_PARTS = ("#header-hint", "#signed-in-as")
 
 
-def badge_text(base_url: str, sandbox: bool, embedded: bool) -> str:
-    """`` SANDBOX `` (embedded), `` SANDBOX host `` (over HTTP) or `` LIVE host ``."""
+def badge_text(base_url: str, kind: ServiceKind, embedded: bool, *, not_encrypted: bool) -> str:
+    """The badge's words (see the module docstring)."""
     if embedded:
         return " SANDBOX "
     host = urlsplit(base_url).netloc or base_url
-    return f" {'SANDBOX' if sandbox else 'LIVE'} {host} "
+    if kind is ServiceKind.UNKNOWN:
+        return f" ? {host} "
+    word = "SANDBOX" if kind is ServiceKind.SANDBOX else "LIVE"
+    warning = " · not encrypted" if not_encrypted and kind is ServiceKind.LIVE else ""
+    return f" {word} {host}{warning} "
+
+
+def _badge(desk: Desk) -> tuple[str, ServiceKind]:
+    kind = desk.identity.kind(
+        embedded=desk.embedded, is_sandbox=desk.is_sandbox, signed_in=desk.signed_in
+    )
+    plain = desk.identity.not_encrypted(desk.service_url, embedded=desk.embedded)
+    return badge_text(desk.service_url, kind, desk.embedded, not_encrypted=plain), kind
 
 
 class AppHeader(Horizontal):
@@ -45,7 +65,6 @@ class AppHeader(Horizontal):
 
     def compose(self) -> ComposeResult:
         desk = desk_of(self.app)
-        sandbox = desk.is_sandbox
         yield Static("accountdesk", id="app-name", markup=False)
         yield Static(self._title, id="screen-title", markup=False)
         # The footer is full of each screen's own keys, so the two ways to
@@ -53,9 +72,9 @@ class AppHeader(Horizontal):
         yield Static("^p commands · F1 help", id="header-hint", markup=False)
         yield Static(desk.signed_in_as, id="signed-in-as", markup=False)
         yield Static(self._reachability(), id="reachability", markup=False)
-        text = badge_text(desk.service_url, sandbox, desk.embedded)
+        text, kind = _badge(desk)
         badge = Static(text, id="service-badge", markup=False)
-        badge.add_class("-sandbox" if sandbox else "-live")
+        badge.add_class(f"-{kind}")
         yield badge
 
     def on_resize(self, event: events.Resize) -> None:
@@ -101,11 +120,10 @@ class AppHeader(Horizontal):
         self.fit()
 
     def show_service(self) -> None:
-        """Repaint the badge after the base URL changed."""
-        desk = desk_of(self.app)
-        sandbox = desk.is_sandbox
+        """Repaint the badge (the base URL changed, or the app learnt what the service is)."""
+        text, kind = _badge(desk_of(self.app))
         badge = self.query_one("#service-badge", Static)
-        badge.update(badge_text(desk.service_url, sandbox, desk.embedded))
-        badge.set_class(sandbox, "-sandbox")
-        badge.set_class(not sandbox, "-live")
+        badge.update(text)
+        for each in ServiceKind:
+            badge.set_class(each is kind, f"-{each}")
         self.fit()

@@ -1,0 +1,105 @@
+"""Case files: a recorded user (or an error from the log) written as a scenario pack, atomically, 0600.
+
+:func:`case_pack_text` makes the text of a new pack or of an existing pack
+with one more user (``--append``: the user is added at the end, the rest of
+the file, comments included, is kept as it was). The text is checked as the
+sandbox will read it before anything is written (:func:`check_pack`, through
+the connection: the one way the core reaches the sandbox), so a pack the
+recorder writes always loads. The file goes through the :class:`~.store.Store`.
+
+The header says what was redacted, from which service (its host only) and
+when; nothing in a case file is a token, a key or a secret (the recorder
+never sees the secret: it reads through a signed-in client).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+from typing import Any
+
+from .pack_toml import pack_text
+
+__all__ = [
+    "CaseFileError",
+    "case_pack_text",
+    "check_pack",
+    "next_case_number",
+    "scenarios_folder",
+]
+
+_REDACTED_WORDS = {
+    "account_number": "account number",
+    "routing_number": "routing number",
+    "phone_numbers": "phone numbers",
+    "user_id": "the user id",
+}
+_CASE_ID = re.compile(r'^\s*id\s*=\s*"case_(\d+)"', re.MULTILINE)
+
+
+class CaseFileError(Exception):
+    """The case file cannot be written as asked; the text says why (one line, or one per problem)."""
+
+
+def scenarios_folder(data_dir: Path) -> Path:
+    """Where the dashboard saves scenario packs: ``scenarios/`` in the data folder."""
+    return data_dir / "scenarios"
+
+
+def next_case_number(existing: str | None) -> int:
+    """1, or one more than the highest ``case_<n>`` the existing pack holds."""
+    if not existing:
+        return 1
+    return max((int(n) for n in _CASE_ID.findall(existing)), default=0) + 1
+
+
+def _header(user: dict[str, Any]) -> list[str]:
+    recorded = user.get("recorded") or {}
+    at = recorded.get("at")
+    when = at.strftime("%Y-%m-%d %H:%M:%S UTC") if isinstance(at, dt.datetime) else "unknown"
+    redacted = recorded.get("redacted") or []
+    lines = [
+        (
+            f"{user['id']}: recorded from {recorded.get('service', 'a service')} at {when} "
+            f"by {recorded.get('by', 'accountdesk')}."
+        ),
+    ]
+    if redacted:
+        words = ", ".join(_REDACTED_WORDS.get(name, name) for name in redacted)
+        lines.append(f"Redacted (replaced by fakes of the same shape): {words}.")
+    else:
+        lines.append("NOT redacted: this file holds the customer's data as the service sent it.")
+    lines.append("No token, key or secret is in this file.")
+    lines += [f"Note: {note}" for note in recorded.get("notes") or ()]
+    return lines
+
+
+def case_pack_text(
+    user: dict[str, Any], *, existing: str | None = None, title: str | None = None
+) -> str:
+    """A pack holding ``user``: a new one (``existing`` None), or ``existing`` with it added."""
+    if existing is None:
+        header = [
+            "accountdesk scenario pack (docs/scenario-packs.md). Serve it with:",
+            "  accountdesk sandbox --scenarios THIS_FILE",
+            "",
+            *_header(user),
+        ]
+        document: dict[str, Any] = {"title": title} if title else {}
+        document["users"] = [user]
+        return pack_text(document, header)
+    taken = re.search(rf'^\s*id\s*=\s*"{re.escape(user["id"])}"', existing, re.MULTILINE)
+    if taken:
+        raise CaseFileError(f"the pack already has a user {user['id']}; record it --as another id")
+    added = pack_text({"users": [user]}, _header(user))
+    return existing.rstrip("\n") + "\n\n" + added
+
+
+def check_pack(text: str, source: str) -> None:
+    """Raise :class:`CaseFileError` (one line per problem) unless the sandbox can read ``text``."""
+    from .connection import scenario_pack_problems
+
+    problems = scenario_pack_problems(text, source)
+    if problems:
+        raise CaseFileError("\n".join(problems))

@@ -1,0 +1,188 @@
+"""The dashboard's own cases: a user recorded, or an error of the log, saved as a scenario pack.
+
+Two ways into one file format, both saved under ``scenarios/`` in the data
+folder through the desk's store (atomic, 0600), each checked as the sandbox
+reads packs before it is written:
+
+- :func:`record_case`: the account screen's "Record this user as a
+  scenario" (:mod:`.record` through the signed-in client, :mod:`.recorded_user`);
+- :func:`error_case`: the error log's "Make a scenario from this error": a
+  pack user whose endpoint answers that error (status, code, message as the
+  service sent them), so a ticket can carry a case anyone can reproduce with
+  ``accountdesk sandbox --scenarios FILE``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
+
+from accountdesk.contract import endpoints as ep
+
+from .case_files import CaseFileError, case_pack_text, check_pack, scenarios_folder
+from .error_reports import endpoint_of
+from .record import RecordError, answer_lines, record_user, service_host
+from .recorded_user import pack_user
+from .redaction import Redactor
+
+if TYPE_CHECKING:
+    from .desk import Desk
+    from .errors import ErrorRecord
+
+__all__ = [
+    "CaseFileError",
+    "RecordError",
+    "SavedCase",
+    "case_path",
+    "error_case",
+    "error_user",
+    "record_case",
+    "serve_command",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SavedCase:
+    """A pack written: where, the user's id in it, what each request answered, notes."""
+
+    path: Path
+    user_id: str
+    answers: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    redacted: bool = True
+
+
+def serve_command(path: Path) -> str:
+    """How to serve a saved case."""
+    return f"accountdesk sandbox --scenarios {path}"
+
+
+def case_path(desk: Desk, name: str) -> Path:
+    """``scenarios/<name>-<wall time>.toml`` in the data folder, a name no file has yet.
+
+    The wall clock's time (never a sandbox's moved one); ``-2``, ``-3``... when
+    two cases are saved in one second.
+    """
+    stem = f"{name}-{desk.wall_time():%Y%m%d-%H%M%S}"
+    folder = scenarios_folder(desk.dirs.data_dir)
+    path = folder / f"{stem}.toml"
+    number = 1
+    while path.exists():
+        number += 1
+        path = folder / f"{stem}-{number}.toml"
+    return path
+
+
+def _service(desk: Desk) -> str:
+    return service_host(None if desk.embedded else desk.service_url)
+
+
+async def _save(desk: Desk, path: Path, user: dict[str, Any]) -> None:
+    # In a thread: a statement of 100,000 rows takes seconds to write and check,
+    # and the file system may be slow (a network home folder).
+    await asyncio.to_thread(_write, desk, path, user)
+
+
+def _write(desk: Desk, path: Path, user: dict[str, Any]) -> None:
+    text = case_pack_text(user)
+    check_pack(text, str(path))
+    if path.exists():
+        raise CaseFileError(f"{path} exists: give another file (a case never replaces one)")
+    if not desk.store.write_text(path, text):
+        raise CaseFileError(f"could not write {path} (the message about the file says why)")
+
+
+async def record_case(
+    desk: Desk,
+    user_id: str,
+    *,
+    redact: bool = True,
+    with_jobs: bool = False,
+    path: Path | None = None,
+    job_wait: float = 0.0,
+) -> SavedCase:
+    """Record ``user_id`` through the signed-in client and save it (RecordError, CaseFileError)."""
+    recording = await record_user(
+        desk.client,
+        user_id,
+        service=_service(desk),
+        now=desk.wall_time().replace(microsecond=0),  # when, as a person reads it later
+        with_jobs=with_jobs,
+        job_wait=job_wait,
+    )
+    # Redacting every text of a long statement takes a while: off the loop.
+    user = await asyncio.to_thread(pack_user, recording, case_number=1, redact=redact)
+    target = path if path is not None else await asyncio.to_thread(case_path, desk, user["id"])
+    await _save(desk, target, user)
+    notes = list(user["recorded"].get("notes", []))
+    return SavedCase(target, user["id"], answer_lines(recording), notes, redact)
+
+
+def error_user(record: ErrorRecord, *, redact: bool = True, service: str) -> dict[str, Any]:
+    """The pack user whose endpoint answers ``record``'s error; CaseFileError when it cannot."""
+    if record.code is None or record.status is None:
+        raise CaseFileError(
+            "this error is not an answer of the service (no AC- code), so no scenario can "
+            "answer it: " + record.title
+        )
+    endpoint = endpoint_of(record.method, record.path)
+    if endpoint is None:
+        raise CaseFileError(f"{record.method} {record.path} is not an endpoint of the contract")
+    if endpoint is ep.TOKEN:
+        raise CaseFileError(
+            "a sign-in error belongs to a key, not to a user: a scenario user cannot answer it"
+        )
+    original = unquote(record.path.split("/")[2])
+    redactor = Redactor(1) if redact else None
+    if redactor is not None:
+        redactor.learn(user_id=original, account=None, identity=None)
+    user_id = redactor.user_id if redactor is not None else original
+    message = redactor.text(record.message) if redactor is not None else record.message
+    path = redactor.text(record.path) if redactor is not None else record.path
+    answer: dict[str, Any] = {
+        "endpoint": endpoint.name,
+        "code": record.code,
+        "status": record.status,
+        "message": message,
+    }
+    if record.lifts_at is not None:
+        seconds = int((record.lifts_at - record.time).total_seconds())
+        if seconds > 0:
+            answer["retry_after"] = seconds
+    at = record.time.astimezone(dt.UTC).replace(microsecond=0)
+    return {
+        "id": user_id,
+        "description": f"Made from an error of the log: {record.title} on {record.method} {path}.",
+        "answers": [answer],
+        "recorded": {
+            "service": service,
+            "at": at,
+            "redacted": ["user_id"] if redact else [],
+            "by": _by(),
+            "notes": ["only the endpoint that failed is this user's: its other data is made up"],
+        },
+    }
+
+
+async def error_case(desk: Desk, record: ErrorRecord, *, redact: bool = True) -> SavedCase:
+    """Save the scenario of one error of the log (CaseFileError when it has none)."""
+    from accountdesk.contract.identifiers import sandbox_user_id_problem
+
+    user = error_user(record, redact=redact, service=_service(desk))
+    if sandbox_user_id_problem(user["id"]):
+        user["id"] = "case_1"
+    target = await asyncio.to_thread(case_path, desk, user["id"])
+    await _save(desk, target, user)
+    answer = user["answers"][0]
+    line = f"{answer['endpoint']:<19} {answer['status']} {answer['code']} {answer['message']}"
+    return SavedCase(target, user["id"], [line], user["recorded"]["notes"], redact)
+
+
+def _by() -> str:
+    from accountdesk import __version__
+
+    return f"accountdesk {__version__}"

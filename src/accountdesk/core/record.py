@@ -1,0 +1,204 @@
+"""Record a live case: read one user through the client and write a scenario pack user that answers the same.
+
+:func:`record_user` signs nothing in itself: it takes the app's signed-in
+client and reads the account, balance, identity and transactions, keeping
+each answer exactly (the payload as sent, or the error's status, code,
+message and ``Retry-After``). It starts no job unless asked
+(``with_jobs``): then each job start's answer is kept too, and each job is
+watched for ``job_wait`` seconds to see how it ends. :func:`pack_user`
+(:mod:`.recorded_user`) turns a :class:`Recording` into a pack user,
+redacted unless told not to, and :mod:`.case_files` writes it.
+
+A failure that is not the service's answer (no connection, a malformed
+body) ends the recording with :class:`RecordError`: nothing half-read is
+written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from accountdesk.contract import JobKind
+from accountdesk.contract import endpoints as ep
+
+if TYPE_CHECKING:
+    from accountdesk.client import AccountDataClient, ApiError
+
+__all__ = [
+    "Answer",
+    "RecordError",
+    "Recording",
+    "answer_lines",
+    "record_user",
+    "service_host",
+]
+
+READ_ENDPOINTS = (ep.ACCOUNT, ep.BALANCE, ep.IDENTITY_READ, ep.TRANSACTIONS_READ)
+START_ENDPOINTS = {
+    JobKind.BALANCE_REFRESH: ep.REFRESH,
+    JobKind.IDENTITY: ep.IDENTITY_START,
+    JobKind.TRANSACTIONS: ep.TRANSACTIONS_START,
+}
+#: The account read says the user cannot be recorded at all.
+_NOT_RECORDABLE = {
+    "AC-102": "the service does not know this user",
+    "AC-001": "the key signed in with is not allowed this user",
+}
+
+
+class RecordError(Exception):
+    """The case could not be recorded; the text says why in a sentence (nothing was written)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What one request answered: a payload, or an error envelope's parts."""
+
+    payload: Any = None
+    status: int | None = None
+    code: str | None = None
+    message: str | None = None
+    retry_after: int | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.code is not None
+
+    @classmethod
+    def of_error(cls, error: ApiError) -> Answer:
+        retry = error.retry_after
+        return cls(
+            status=error.status,
+            code=error.code,
+            message=error.message,
+            retry_after=math.ceil(retry) if retry is not None and retry > 0 else None,
+        )
+
+
+@dataclass(slots=True)
+class Recording:
+    """One user as the service answered, with when and where."""
+
+    user_id: str
+    service: str
+    recorded_at: dt.datetime
+    reads: dict[str, Answer] = field(default_factory=dict)
+    #: Each job start's answer, and the job's last state when it was watched.
+    starts: dict[JobKind, Answer] = field(default_factory=dict)
+    finals: dict[JobKind, dict[str, Any]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def service_host(base_url: str | None) -> str:
+    """The host a recording names (never a path, query or credential), or the embedded sandbox."""
+    if (
+        not base_url
+        or not base_url.startswith(("http://", "https://"))
+        or base_url == "http://sandbox"
+    ):
+        return "the embedded sandbox"
+    return urlsplit(base_url).hostname or "an unnamed service"
+
+
+async def record_user(
+    client: AccountDataClient,
+    user_id: str,
+    *,
+    service: str,
+    now: dt.datetime,
+    with_jobs: bool = False,
+    job_wait: float = 0.0,
+) -> Recording:
+    """Read ``user_id`` (and start its jobs, ``with_jobs``) and keep every answer."""
+    from accountdesk.client import AccountDataError, ApiError
+
+    recording = Recording(user_id, service, now)
+    readers: dict[str, Callable[[str], Awaitable[Any]]] = {
+        ep.ACCOUNT.name: client.get_account,
+        ep.BALANCE.name: client.get_balance,
+        ep.IDENTITY_READ.name: client.get_identity,
+        ep.TRANSACTIONS_READ.name: client.get_transactions,
+    }
+    for endpoint in READ_ENDPOINTS:
+        try:
+            record = await readers[endpoint.name](user_id)
+        except ApiError as error:
+            recording.reads[endpoint.name] = Answer.of_error(error)
+            if endpoint is ep.ACCOUNT and error.code in _NOT_RECORDABLE:
+                raise RecordError(
+                    f"{error.code}: {_NOT_RECORDABLE[error.code]} ({error.message}); "
+                    "nothing was recorded"
+                ) from None
+            continue
+        except AccountDataError as error:
+            raise RecordError(f"could not read {_what(endpoint)}: {error.detail}") from None
+        recording.reads[endpoint.name] = Answer(payload=record.raw)
+    if with_jobs:
+        await _record_jobs(client, recording, job_wait)
+    return recording
+
+
+async def _record_jobs(client: AccountDataClient, recording: Recording, job_wait: float) -> None:
+    from accountdesk.client import AccountDataError, ApiError, JobWatchTimeout
+
+    starters = {
+        JobKind.BALANCE_REFRESH: client.refresh_balance,
+        JobKind.IDENTITY: client.start_identity,
+        JobKind.TRANSACTIONS: client.start_transactions,
+    }
+    user_id = recording.user_id
+    for kind, start in starters.items():
+        try:
+            job = await start(user_id)
+        except ApiError as error:
+            recording.starts[kind] = Answer.of_error(error)
+            continue
+        except AccountDataError as error:
+            raise RecordError(f"could not start {kind.value} job: {error.detail}") from None
+        recording.starts[kind] = Answer(payload=job.raw)
+        final = job.raw
+        if job_wait > 0 and not (job.is_terminal or job.needs_mfa):
+            try:
+                async for state in client.watch_job(user_id, job.job_id, timeout=job_wait):
+                    final = state.raw
+            except JobWatchTimeout:
+                recording.notes.append(
+                    f"the {kind.value} job had not ended after {job_wait:g} s: its length "
+                    "is the sandbox's"
+                )
+            except AccountDataError as error:
+                recording.notes.append(f"the {kind.value} job could not be followed: {error.title}")
+        recording.finals[kind] = final
+
+
+def answer_lines(recording: Recording) -> list[str]:
+    """What each request answered, a line each: ``get_balance  400 AC-106 For security...``."""
+    asked = [*recording.reads.items()]
+    asked += [(START_ENDPOINTS[kind].name, answer) for kind, answer in recording.starts.items()]
+    lines = []
+    for name, answer in asked:
+        if answer.is_error:
+            said = f"{answer.status} {answer.code} {answer.message or ''}".rstrip()
+        elif isinstance(answer.payload, dict) and "job_id" in answer.payload:
+            said = f"202 job {answer.payload.get('status', '?')}"
+        elif isinstance(answer.payload, dict) and "transactions" in answer.payload:
+            rows = answer.payload.get("transactions")
+            said = f"200 {len(rows) if isinstance(rows, list) else 0:,} transactions"
+        else:
+            said = "200"
+        lines.append(f"{name:<19} {said}")
+    return lines
+
+
+def _what(endpoint: ep.Endpoint) -> str:
+    return {
+        ep.ACCOUNT.name: "the account",
+        ep.BALANCE.name: "the balance",
+        ep.IDENTITY_READ.name: "identity",
+        ep.TRANSACTIONS_READ.name: "transactions",
+    }[endpoint.name]

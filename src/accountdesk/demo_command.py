@@ -1,0 +1,150 @@
+"""``accountdesk demo``: guided tours on a fresh embedded sandbox, or their list.
+
+``accountdesk demo [TOUR] [--file PATH]`` runs the dashboard on a demo desk
+(:mod:`accountdesk.core.demo`) with a tour, or the picker; ``--list`` prints
+the tours (id, steps, title) for a script or a lesson plan, ``--list --json``
+every tour with its steps. Every mistake is one line and exit status 2, as
+for the rest of the command line (:mod:`accountdesk.cli`, which calls this).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from accountdesk.core.tours import Tour
+
+__all__ = ["add_parser", "run_demo"]
+
+
+def add_parser(commands: Any) -> None:
+    """The ``demo`` command."""
+    demo = commands.add_parser(
+        "demo",
+        help="guided tours of the service's flows, on a fresh embedded sandbox",
+        description="Run a guided tour on a fresh embedded sandbox whose clock moves only when "
+        "the tour (or the sandbox panel, F4) moves it. Without TOUR, pick one from a list. "
+        "Space or Enter: next step; Backspace: the last step again; Esc: leave the tour.",
+    )
+    demo.add_argument("tour", nargs="?", metavar="TOUR", help="a shipped tour's id, e.g. mfa")
+    demo.add_argument("--file", metavar="PATH", type=Path, help="a tour file of your own (TOML)")
+    demo.add_argument(
+        "--list", action="store_true", help="print the tours (id, steps, title) and exit"
+    )
+    demo.add_argument("--json", action="store_true", help="with --list: the tours and their steps")
+
+
+def _fail(message: str) -> int:
+    print(f"accountdesk: {message}", file=sys.stderr)
+    return 2
+
+
+def run_demo(
+    args: argparse.Namespace,
+    *,
+    missing: Callable[[ImportError], int],
+    on_first_frame: Callable[[], None],
+) -> int:
+    """Run (or list) the tours ``args`` name; ``missing`` reports the app's packages absent."""
+    try:
+        from accountdesk.core.demo import demo_settings
+        from accountdesk.core.paths import AppDirs
+        from accountdesk.core.settings import ConfigError
+        from accountdesk.core.tours import TourFileError, load_tour, shipped_tours
+    except ImportError as error:
+        return missing(error)
+    if args.json and not args.list:
+        return _fail("demo: --json goes with --list")
+    if args.base_url:
+        return _fail("demo: tours run on a fresh embedded sandbox; drop --base-url")
+    if args.tour and args.file:
+        return _fail("demo: give a tour's id or --file, not both")
+    try:
+        tours = [load_tour(args.file)] if args.file else shipped_tours()
+    except TourFileError as error:
+        return _fail(str(error))
+    pack_problems = _pack_problems(tours if not args.file else [*tours, *shipped_tours()])
+    if pack_problems:
+        for line in pack_problems:
+            print(f"accountdesk: {line}", file=sys.stderr)
+        return 2
+    chosen: Tour | list[Tour] = tours[0] if args.file else tours
+    if args.tour:
+        by_id = {tour.id: tour for tour in tours}
+        if args.tour not in by_id:
+            return _fail(f"demo: no tour {args.tour!r}; the tours are: {', '.join(by_id)}")
+        chosen = by_id[args.tour]
+    if args.list:
+        return _print_list(chosen if isinstance(chosen, list) else [chosen], as_json=args.json)
+    dirs = AppDirs.default(args.config)
+    try:
+        settings = demo_settings(dirs.config_path, profile=args.profile)
+    except ConfigError as error:
+        return _fail(str(error))
+    from accountdesk.tui.terminal import prepare_terminal
+
+    problem = prepare_terminal()
+    if problem is not None:
+        return _fail(problem)
+    import datetime as dt
+    import tempfile
+
+    from accountdesk.core.demo import demo_desk
+    from accountdesk.core.tours import Tour
+    from accountdesk.tui.app import AccountDeskApp
+
+    # A fresh start every time: jobs and recent lookups of the demo live in a
+    # scratch folder removed at exit (the log and the config are the usual ones).
+    with tempfile.TemporaryDirectory(prefix="accountdesk-demo-") as scratch:
+        start = dt.datetime.now(dt.UTC).replace(microsecond=0)
+        first = chosen if isinstance(chosen, Tour) else None
+        desk = demo_desk(
+            settings,
+            AppDirs(dirs.config_path, Path(scratch), dirs.log_dir),
+            start=start,
+            scenarios=first.scenario_files if first is not None else (),
+        )
+        app = AccountDeskApp(
+            desk, log_level=args.log_level, on_first_frame=on_first_frame, tour=chosen
+        )
+        app.run()
+    return app.return_code or 0
+
+
+def _pack_problems(tours: list[Tour]) -> list[str]:
+    """Every problem of the scenario packs the tours name (each tour's packs read together)."""
+    from accountdesk.sandbox import load_scenarios
+    from accountdesk.sandbox.packs import PackError
+
+    problems: list[str] = []
+    for tour in tours:
+        if not tour.scenario_files:
+            continue
+        try:
+            load_scenarios(tour.scenario_files)
+        except PackError as error:
+            problems += [f"tour {tour.id}: scenarios: {problem}" for problem in error.problems]
+    return problems
+
+
+def _print_list(tours: list[Tour], *, as_json: bool) -> int:
+    from accountdesk.core.tours import tour_listing, tours_document
+
+    if as_json:
+        import json
+
+        text = json.dumps(tours_document(tours), indent=2, ensure_ascii=False)
+    else:
+        text = tour_listing(tours)
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        # The reader (head, a pager) stopped early: not a failure, and no
+        # traceback when Python flushes stdout again at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0

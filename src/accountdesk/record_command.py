@@ -1,0 +1,232 @@
+"""``accountdesk record USER -o FILE``: a live case as a scenario pack user.
+
+Signs in as the app does (``--base-url``, ``--profile``, ``--config``,
+``--scenarios`` for the embedded sandbox,
+``ACCOUNTDESK_API_KEY`` / ``ACCOUNTDESK_API_SECRET``, the keyring, or asks
+for the secret when a terminal is there to ask), reads the user's account,
+balance, identity and transactions (and with ``--with-jobs`` starts its
+three jobs) and writes a pack user that answers the same, redacted unless
+``--no-redact``. The pack is checked as the sandbox reads it, then written
+atomically, 0600 (:mod:`accountdesk.core.case_files`).
+
+Mistakes on the command line are exit status 2; a service that refuses or
+cannot be reached, exit status 1; each is one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pydantic import SecretStr
+
+    from accountdesk.core.record import Recording
+    from accountdesk.core.settings import Settings
+
+__all__ = ["add_parser", "run_record"]
+
+
+def add_parser(commands: Any) -> None:
+    """The ``record`` command."""
+    record = commands.add_parser(
+        "record",
+        help="record a user of the service as a scenario pack user (redacted)",
+        description="Read a user's account, balance, identity and transactions (and, with "
+        "--with-jobs, start its jobs) and write a scenario pack user that answers the same, "
+        "errors included. Redacted unless --no-redact. Serve it with accountdesk sandbox "
+        "--scenarios FILE.",
+    )
+    record.add_argument("user", metavar="USER", help="the user id on the service")
+    record.add_argument("-o", "--output", type=Path, required=True, metavar="FILE")
+    record.add_argument(
+        "--with-jobs",
+        action="store_true",
+        help="also start a balance refresh, an identity and a transactions job (real jobs "
+        "on a live service) and keep how they answer",
+    )
+    record.add_argument(
+        "--job-wait",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="with --with-jobs: how long to follow each job to see it end (default 30)",
+    )
+    record.add_argument(
+        "--no-redact",
+        action="store_true",
+        help="keep everything as the service sent it (names, numbers, the user id)",
+    )
+    record.add_argument(
+        "--as", dest="as_id", metavar="ID", help="the user's id in the pack (default: case_N)"
+    )
+    record.add_argument(
+        "--append", action="store_true", help="add the user to the pack FILE already holds"
+    )
+    record.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    record.add_argument("--api-key", metavar="KEY", help="the API key (else as the app signs in)")
+    record.add_argument(
+        "--base-url", metavar="URL", default=argparse.SUPPRESS, help="the service (as the app)"
+    )
+    record.add_argument(
+        "--profile", metavar="NAME", default=argparse.SUPPRESS, help="a [profiles.NAME] table"
+    )
+
+
+def _fail(message: str, status: int = 2) -> int:
+    for line in message.splitlines():
+        print(f"accountdesk: record: {line}", file=sys.stderr)
+    return status
+
+
+def run_record(args: argparse.Namespace, *, missing: Any) -> int:
+    """Record ``args.user`` into ``args.output``; the exit status."""
+    try:
+        from accountdesk.contract.identifiers import sandbox_user_id_problem
+        from accountdesk.core.case_files import (
+            CaseFileError,
+            case_pack_text,
+            check_pack,
+            next_case_number,
+        )
+        from accountdesk.core.paths import AppDirs
+        from accountdesk.core.record import RecordError
+        from accountdesk.core.recorded_user import pack_user
+        from accountdesk.core.settings import ConfigError, load_settings
+        from accountdesk.core.store import Store
+    except ImportError as error:
+        return int(missing(error))
+    output: Path = args.output
+    if not 0 <= args.job_wait <= 600:
+        return _fail("--job-wait is 0 to 600 seconds")
+    if output.is_dir():
+        return _fail(f"{output}: is a folder; -o names the pack file to write")
+    existing = None
+    if output.exists() and not args.force:
+        if not args.append:
+            return _fail(f"{output} exists: --append adds the user to it, --force replaces it")
+        try:
+            existing = output.read_text(encoding="utf-8")
+            check_pack(existing, str(output))
+        except (OSError, UnicodeDecodeError) as error:
+            return _fail(f"{output}: cannot read it: {error}")
+        except CaseFileError as error:
+            return _fail(str(error))
+    if args.as_id is not None and (problem := sandbox_user_id_problem(args.as_id)):
+        return _fail(f"--as {args.as_id!r}: {problem}")
+    if args.no_redact and args.as_id is None and sandbox_user_id_problem(args.user):
+        return _fail(
+            f"{args.user!r} cannot be a sandbox user id ({sandbox_user_id_problem(args.user)}); "
+            "give --as ID"
+        )
+    dirs = AppDirs.default(args.config)
+    flags = {
+        "base_url": "sandbox" if args.sandbox else getattr(args, "base_url", None),
+        "profile": getattr(args, "profile", None),
+        "api_key": args.api_key,
+    }
+    try:
+        settings = load_settings(dirs.config_path, flags=flags)
+    except ConfigError as error:
+        return _fail(str(error))
+    from accountdesk.pack_flags import embedded_packs
+
+    if isinstance(scenarios := embedded_packs(args, live=not settings.sandbox), int):
+        return scenarios
+    import asyncio
+
+    try:
+        recording = asyncio.run(_record(settings, args, scenarios))
+    except RecordError as error:
+        return _fail(str(error), 1)
+    user = pack_user(
+        recording,
+        case_number=next_case_number(existing),
+        redact=not args.no_redact,
+        user_id=args.as_id,
+    )
+    try:
+        text = case_pack_text(user, existing=existing)
+        check_pack(text, str(output))
+    except CaseFileError as error:
+        return _fail(str(error), 1)
+    problems: list[str] = []
+    if not Store(on_problem=lambda problem: problems.append(problem.sentence)).write_text(
+        output, text
+    ):
+        return _fail(" ".join(problems) or f"could not write {output}", 1)
+    _report(recording, user, output, redacted=not args.no_redact)
+    return 0
+
+
+async def _record(settings: Settings, args: argparse.Namespace, scenarios: Any) -> Recording:
+    import asyncio
+
+    from accountdesk.client import AccountDataError
+    from accountdesk.core.connection import ServiceConnection
+    from accountdesk.core.record import RecordError, record_user, service_host
+
+    connection = ServiceConnection(
+        base_url=settings.base_url,
+        client_options={"max_response_bytes": settings.max_response_bytes},
+        # The embedded sandbox, with the packs --scenarios names (a pack's users recorded).
+        sandbox_options={"scenarios": scenarios} if scenarios is not None else None,
+    )
+    secret = await asyncio.to_thread(_secret, settings)
+    try:
+        try:
+            client = await connection.sign_in(settings.api_key, secret)
+        except AccountDataError as error:
+            raise RecordError(f"sign-in refused: {error.title}: {error.detail}") from None
+        async with client:
+            import datetime as dt
+
+            return await record_user(
+                client,
+                args.user,
+                service=service_host(settings.base_url),
+                now=dt.datetime.now(dt.UTC).replace(microsecond=0),
+                with_jobs=args.with_jobs,
+                job_wait=args.job_wait,
+            )
+    finally:
+        await connection.aclose()
+
+
+def _secret(settings: Settings) -> SecretStr:
+    """The secret as the app finds it: flag or environment or file, the keyring, or asked for."""
+    from pydantic import SecretStr
+
+    from accountdesk.client import register_secret
+    from accountdesk.core.record import RecordError
+    from accountdesk.core.secrets import SecretKeeper
+
+    secret = settings.api_secret
+    if not secret.get_secret_value():
+        secret = SecretKeeper().load(settings.service_key, settings.api_key) or secret
+    if not secret.get_secret_value() and sys.stdin.isatty():
+        import getpass
+
+        secret = SecretStr(getpass.getpass(f"API secret for {settings.api_key}: "))
+    if not settings.api_key or not secret.get_secret_value():
+        raise RecordError(
+            "no API key and secret: --api-key, ACCOUNTDESK_API_KEY and ACCOUNTDESK_API_SECRET, "
+            "a profile, or remember them at the app's sign-in"
+        )
+    register_secret(secret)
+    return secret
+
+
+def _report(recording: Recording, user: dict[str, Any], output: Path, *, redacted: bool) -> None:
+    from accountdesk.core.record import answer_lines
+    from accountdesk.sandbox.scenarios import SCENARIO_USERS
+
+    what = "redacted" if redacted else "NOT redacted"
+    lines = [f"Recorded {recording.user_id} as {user['id']} ({what}) into {output}"]
+    lines += [f"  {line}" for line in answer_lines(recording)]
+    lines += [f"  note: {note}" for note in user["recorded"].get("notes", [])]
+    only = " --scenarios-only" if user["id"] in SCENARIO_USERS else ""
+    lines.append(f"Serve it: accountdesk sandbox{only} --scenarios {output}")
+    print("\n".join(lines))

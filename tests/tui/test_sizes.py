@@ -1,0 +1,150 @@
+"""Every screen and dialog survives every terminal size, down to 1x1.
+
+A sweep, not one size by hand: each screen and dialog of the dashboard is
+opened (at 100x30, and once opened while the terminal is tiny), then the
+terminal is resized through sizes below, at and above the minimum. Below the
+minimum the app shows one line saying what it needs; at the minimum and above
+it draws normally again. A test fails when a screen class exists that the
+sweep does not open.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from textual.command import CommandPalette
+from textual.screen import Screen
+from tui_helpers import screen_text
+
+import accountdesk.tui.screens as screens_package
+from accountdesk.tui.app import MIN_SIZE
+from accountdesk.tui.driver import Driver
+from accountdesk.tui.screenshots import SCREENS
+
+pytestmark = pytest.mark.anyio
+
+Steps = Callable[[Driver], Awaitable[None]]
+
+# From 100x30 straight to a narrow width (the 20-column crash), the tiny
+# sizes, both sides of the minimum, wide and tall, then back.
+BELOW = [(20, 24), (1, 1), (20, 6), (40, 12), (MIN_SIZE[0] - 1, MIN_SIZE[1]), (MIN_SIZE[0], 15)]
+AT_OR_ABOVE = [MIN_SIZE, (MIN_SIZE[0] + 1, MIN_SIZE[1] + 1), (80, 24), (250, 16), (60, 70)]
+SWEPT = [*BELOW, *AT_OR_ABOVE, (40, 12), (100, 30)]
+TOO_SMALL = "needs at least"
+
+
+async def _sandbox_panel(driver: Driver) -> None:
+    await driver.sign_in()
+    await driver.run("app.sandbox_panel")
+
+
+async def _tour_picker(driver: Driver) -> None:
+    from accountdesk.core.tours import shipped_tours
+    from accountdesk.tui.tour import offer_tours
+
+    offer_tours(driver.app, shipped_tours())
+    await driver.settle()
+
+
+async def _confirm(driver: Driver) -> None:
+    await driver.sign_in()
+    await driver.open_account("user_mfa")
+    await driver.run("refresh_balance")  # waits at MFA: unfinished
+    await driver.run("app.quit")  # asks first
+
+
+async def _clipboard(driver: Driver) -> None:
+    from accountdesk.tui.screens.clipboard import copy_text
+
+    await driver.sign_in()
+    copy_text(driver.app.screen, "a line to copy", title="A test text", name="sweep")
+    await driver.settle()
+
+
+async def _record_case(driver: Driver) -> None:
+    await driver.sign_in()
+    await driver.open_account("user_good")
+    await driver.run("record_scenario")
+
+
+async def _palette(driver: Driver) -> None:
+    await driver.sign_in()
+    await driver.run("app.command_palette")
+
+
+#: Name -> the steps that open it and the screen class that should then be on top.
+SWEEP: dict[str, Steps] = {
+    **SCREENS,
+    "sandbox_panel": _sandbox_panel,
+    "tour_picker": _tour_picker,
+    "confirm": _confirm,
+    "clipboard": _clipboard,
+    "command_palette": _palette,
+    "record_case": _record_case,
+}
+
+
+def _screen_classes() -> set[type[Screen[Any]]]:
+    found = set()
+    for module in pkgutil.iter_modules(screens_package.__path__):
+        loaded = importlib.import_module(f"{screens_package.__name__}.{module.name}")
+        for _name, value in inspect.getmembers(loaded, inspect.isclass):
+            if issubclass(value, Screen) and value.__module__ == loaded.__name__:
+                found.add(value)
+    return found
+
+
+async def _resize_through(pilot: Any, sizes: list[tuple[int, int]], name: str) -> None:
+    app = pilot.app
+    top = type(app.screen)
+    for size in sizes:
+        await pilot.resize_terminal(*size)
+        await pilot.pause()
+        await pilot.pause()
+        assert app.is_running, f"{name} ended at {size}"
+        assert type(app.screen) is top, f"{name}: the screen changed at {size}"
+        small = size[0] < MIN_SIZE[0] or size[1] < MIN_SIZE[1]
+        assert app.has_class("-too-small") is small, f"{name} at {size}"
+
+
+@pytest.mark.parametrize("name", sorted(SWEEP))
+async def test_every_size_from_1x1_up(name: str, make_app: Any) -> None:
+    app = make_app(clipboard="file")
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await SWEEP[name](Driver(app, pilot.pause))
+        await pilot.pause()
+        focused = app.focused
+        await _resize_through(pilot, SWEPT, name)
+        assert TOO_SMALL not in screen_text(app)
+        assert app.focused is focused  # where the person left it
+
+
+@pytest.mark.parametrize("name", ["login", "account", "mfa", "transactions", "sandbox_panel"])
+async def test_opened_while_tiny_then_grown(name: str, make_app: Any) -> None:
+    app = make_app(clipboard="file")
+    async with app.run_test(size=(20, 6), notifications=True) as pilot:
+        await pilot.pause()
+        assert "needs at least 60x16; this terminal is 20x6" in " ".join(screen_text(app).split())
+        await SWEEP[name](Driver(app, pilot.pause))
+        await pilot.resize_terminal(*MIN_SIZE)
+        await pilot.pause()
+        await pilot.pause()
+        assert app.is_running and not app.has_class("-too-small")
+        assert TOO_SMALL not in screen_text(app)
+
+
+def test_the_sweep_opens_every_screen_and_dialog() -> None:
+    # The steps of SWEEP name what they open by what ends on top; a new screen
+    # class needs a row here.
+    opened_classes = {
+        "AccountScreen", "ClipboardDialog", "ConfirmDialog", "ErrorLogScreen", "HelpScreen",
+        "IdentityScreen", "JobsScreen", "LoginScreen", "LookupScreen", "MfaDialog",
+        "RecordCaseDialog", "SandboxPanel", "TourPickerScreen", "TransactionsScreen",
+    }  # fmt: skip
+    assert {cls.__name__ for cls in _screen_classes()} <= opened_classes
+    assert CommandPalette.__name__ and "command_palette" in SWEEP
