@@ -171,6 +171,20 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="transactions of user_bulk (default 100,000)",
     )
+    sandbox.add_argument(
+        "--request-timeout",
+        type=_seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="close a connection that has not sent a whole request in this time (default 10)",
+    )
+    sandbox.add_argument(
+        "--max-connections",
+        type=_positive,
+        metavar="N",
+        help="connections held at once; more are answered 503 (default 512, fewer when "
+        "this process may open fewer files)",
+    )
     add_scenario_flags(sandbox, default=argparse.SUPPRESS)
     sandbox.add_argument(
         "--openapi",
@@ -241,5 +255,3 @@ def build_parser() -> argparse.ArgumentParser:
     scenarios_command.add_parser(commands)
     record_command.add_parser(commands)
     return parser
-
-

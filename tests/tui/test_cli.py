@@ -166,7 +166,11 @@ def test_plain_http_to_another_host_is_one_warning_line(
 
     import accountdesk.tui.app
 
+    import accountdesk.tui.terminal
+
     monkeypatch.setattr(accountdesk.tui.app, "AccountDeskApp", FakeApp)
+    # The suite runs without a terminal; the app itself is faked here.
+    monkeypatch.setattr(accountdesk.tui.terminal, "prepare_terminal", lambda: None)
     monkeypatch.delenv("ACCOUNTDESK_BASE_URL", raising=False)
     flags = ["--base-url", base_url] if base_url else []
     assert cli.main(["--config", str(tmp_path / "c.toml"), *flags]) == 0
@@ -371,3 +375,34 @@ def test_the_dashboard_takes_a_control_token(
     assert settings.sandbox_control_token.get_secret_value() == token
     help_text = cli.build_parser().format_help()
     assert "--control-token" in help_text and "ACCOUNTDESK_SANDBOX_CONTROL_TOKEN" in help_text
+
+
+def test_the_sandbox_command_on_the_client_alone_says_what_to_install(tmp_path: Path) -> None:
+    # `pip install accountdesk` is the client: httpx and pydantic, no sandbox
+    # extra. The served sandbox's packages are hidden from a real process.
+    import os
+    import subprocess
+    import sys
+
+    blocker = tmp_path / "blocker"
+    blocker.mkdir()
+    (blocker / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class Hide:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in {'starlette', 'uvicorn', 'h11', 'textual',\n"
+        "                                  'platformdirs', 'pydantic_settings', 'tomlkit'}:\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, Hide())\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(blocker)}
+    done = subprocess.run(
+        [sys.executable, "-m", "accountdesk", "sandbox", "--port", "1"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith("accountdesk: this needs") and "pip install" in done.stderr
