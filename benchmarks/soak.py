@@ -161,7 +161,9 @@ async def run_soak(plan: SoakPlan, home: Path, server: SoakServer) -> SoakRecord
     def check_store() -> None:
         desk.tracker.save()  # what the app has not written yet, as sign-out would
         tracked = {job.key for job in desk.tracker.jobs}
-        found = store_problems(desk.dirs.data_dir, desk.service_key, tracked, USER_ID)
+        # The files of the service and key signed in with (core.paths.AppDirs.state_dir).
+        folder = desk.dirs.state_dir(desk.service_key, desk.signed_in_as)
+        found = store_problems(folder, desk.service_key, tracked, USER_ID)
         record.store_problems += [f"{clock():.0f} s: {problem}" for problem in found]
 
     async def top_up() -> None:

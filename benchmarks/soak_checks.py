@@ -168,7 +168,8 @@ def verdict(record: SoakRecord) -> dict[str, Any]:
 
 
 def store_problems(data_dir: Path, service_key: str, tracked: set[str], user_id: str) -> list[str]:
-    """What is wrong with the files under ``data_dir`` (read back without the store)."""
+    """What is wrong with the files in ``data_dir`` (one service and key's state folder),
+    read back without the store."""
     problems = [f"{aside.name} was set aside" for aside in data_dir.rglob("*.unreadable-*")]
     try:
         jobs = json.loads((data_dir / "jobs.json").read_text(encoding="utf-8"))

@@ -165,7 +165,6 @@ def test_plain_http_to_another_host_is_one_warning_line(
             pass
 
     import accountdesk.tui.app
-
     import accountdesk.tui.terminal
 
     monkeypatch.setattr(accountdesk.tui.app, "AccountDeskApp", FakeApp)
