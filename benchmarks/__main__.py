@@ -48,12 +48,15 @@ def run(
     failed: list[str] = []
     started = time.perf_counter()
     print(f"# {_machine()}", file=sys.stderr)
+    benchmarks = load_all()
     for name in names:
         began = time.perf_counter()
         print(f"# {name} ...", file=sys.stderr, flush=True)
         args = [name] + ([] if rounds is None else ["--rounds", str(rounds)])
         try:
-            data, usage = run_child("benchmarks.child", args)
+            # Twice what it should take, and never less than ten minutes (the soak takes 30).
+            timeout = max(600.0, 2 * benchmarks[name].seconds)
+            data, usage = run_child("benchmarks.child", args, timeout=timeout)
         except RuntimeError as error:  # its traceback went to stderr; the others still run
             print(f"# {name}: FAILED ({error})", file=sys.stderr, flush=True)
             failed.append(name)

@@ -12,9 +12,13 @@ import uvicorn
 
 
 @contextlib.contextmanager
-def serve_app(app: Any) -> Iterator[str]:
-    """Serve the ASGI ``app`` on an ephemeral loopback port; yields its base URL."""
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off")
+def serve_app(app: Any, **options: Any) -> Iterator[str]:
+    """Serve the ASGI ``app`` on an ephemeral loopback port; yields its base URL.
+
+    ``options`` go to ``uvicorn.Config`` (e.g. the sandbox's ``server_options``).
+    """
+    settings = {"host": "127.0.0.1", "port": 0, **options}
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", **settings)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

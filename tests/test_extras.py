@@ -80,7 +80,7 @@ def imported_modules(sources: Iterable[Path]) -> dict[str, Path]:
 
 def third_party(modules: dict[str, Path]) -> dict[str, Path]:
     """Leave out the standard library, our package and the suite's own helper modules."""
-    local = {"accountdesk", "__future__"}
+    local = {"accountdesk", "__future__", *SUITES}
     for suite in SUITES:
         for path in (ROOT / suite).rglob("*.py"):
             local.add(path.stem)

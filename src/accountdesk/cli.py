@@ -20,227 +20,16 @@ import gc
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
 
-from accountdesk import __version__
+from accountdesk.cli_parser import build_parser
 
 __all__ = ["build_parser", "main"]
 
 #: What the dashboard needs beyond the client library.
 _APP_EXTRA = "pip install 'accountdesk[app]'"
 
-
-def _port(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 < port < 65536:
-        raise argparse.ArgumentTypeError(f"port {port} is out of range (1-65535)")
-    return port
-
-
-def _positive(text: str) -> int:
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"{number} must be 1 or more")
-    return number
-
-
-def _epilog() -> str:
-    from accountdesk.core.paths import (
-        DATA_DIR_HELP,
-        DATA_DIR_VARIABLE,
-        default_config_path,
-        default_log_dir,
-    )
-    from accountdesk.core.settings import environment_variables
-
-    # Generated from the settings model: a new setting is listed without a
-    # hand edit. One path per line, printed as is (argparse would wrap it).
-    variables = [
-        *environment_variables(),
-        (DATA_DIR_VARIABLE, DATA_DIR_HELP),
-        ("NO_COLOR", "draw without colour (every state still reads)"),
-    ]
-    width = max(len(name) for name, _ in variables)
-    return "\n".join(
-        [
-            "files:",
-            f"  config file  {default_config_path()}",
-            f"  log file     {default_log_dir() / 'accountdesk.log'}",
-            "",
-            "environment (flags beat the environment, which beats the config file):",
-            *(f"  {name:<{width}}  {text}" for name, text in variables),
-        ]
-    )
-
-
-#: ``sandbox --help``: the trainer's three calls (the banner prints them as curl lines).
-_ROOM_HELP = """\
-training room (--tenants), each call with the header X-Sandbox-Control-Token:
-  GET  /_sandbox/trainees             list trainees: clock, open jobs, blocks
-  POST /_sandbox/reset?trainee=NAME   reset one trainee (NAME or trainee_NAME)
-  POST /_sandbox/reset                reset every trainee and the shared world
-"""
-
-
 #: Commands a top-level ``--scenarios`` would mean nothing to.
 _NO_PACKS = ("screenshots", "explain", "serve", "demo", "scenarios")
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        # argparse's own format ("usage: ...\n prog: error: ...") plus our one-line rule.
-        self.print_usage(sys.stderr)
-        self.exit(2, f"accountdesk: {message}\n")
-
-
-def build_parser() -> argparse.ArgumentParser:
-    try:
-        epilog = _epilog()
-    except ImportError:  # the client-only install has no platformdirs
-        epilog = None
-    parser = _Parser(
-        prog="accountdesk",
-        description="Terminal dashboard for the Account Data Service\n"
-        "(runs on the embedded sandbox unless a base URL is configured).",
-        epilog=epilog,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--version", action="version", version=f"accountdesk {__version__}")
-    parser.add_argument(
-        "--base-url",
-        metavar="URL",
-        help="a real service to use (else $ACCOUNTDESK_BASE_URL, the config file, or the sandbox)",
-    )
-    parser.add_argument(
-        "--sandbox",
-        action="store_true",
-        help="use the embedded sandbox even if a base URL is configured",
-    )
-    parser.add_argument(
-        "--profile", metavar="NAME", help="a [profiles.NAME] table of the config file"
-    )
-    parser.add_argument("--config", metavar="PATH", type=Path, help="config file to read")
-    parser.add_argument(
-        "--control-token",
-        metavar="TOKEN",
-        help="a training sandbox's control token: F4 shows the room (on a shared machine "
-        "prefer $ACCOUNTDESK_SANDBOX_CONTROL_TOKEN: others can read a command line)",
-    )
-    from accountdesk.pack_flags import add_scenario_flags
-
-    add_scenario_flags(parser)
-    parser.add_argument(
-        "--log-level",
-        default="info",
-        choices=["debug", "info", "warning", "error"],
-        help="detail of the log file (default: info)",
-    )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    sandbox = commands.add_parser(
-        "sandbox",
-        help="serve the sandbox over HTTP",
-        epilog=_ROOM_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    sandbox.add_argument(
-        "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
-    )
-    sandbox.add_argument("--port", type=_port, default=8765, help="port (default 8765)")
-    sandbox.add_argument(
-        "--tenants",
-        action="store_true",
-        help="training room: every trainee_<name> key gets its own isolated world",
-    )
-    sandbox.add_argument(
-        "--max-tenants",
-        type=_positive,
-        default=100,
-        metavar="N",
-        help="trainee worlds at most (100)",
-    )
-    sandbox.add_argument(
-        "--control-token",
-        metavar="TOKEN",
-        help="token for the control endpoints (made and printed when serving beyond "
-        "loopback or with --tenants)",
-    )
-    sandbox.add_argument(
-        "--bulk-transactions",
-        type=_positive,
-        default=100_000,
-        metavar="N",
-        help="transactions of user_bulk (default 100,000)",
-    )
-    add_scenario_flags(sandbox, default=argparse.SUPPRESS)
-    sandbox.add_argument(
-        "--openapi",
-        action="store_true",
-        help="print the OpenAPI 3.1 document (for Postman or Posting) and exit",
-    )
-    web = commands.add_parser(
-        "serve",
-        help="serve the dashboard in a web browser, for demos (needs accountdesk[serve])",
-        description="Serve the dashboard as a web page (textual-serve): each browser tab is "
-        "its own dashboard process, on its own embedded sandbox unless --base-url names a "
-        "service. Listens on 127.0.0.1: whoever reaches the page gets the dashboard.",
-    )
-    web.add_argument(
-        "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
-    )
-    web.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
-    web.add_argument(
-        "--allow-remote-live",
-        action="store_true",
-        help="serve a live --base-url on a non-loopback --host (anyone reaching the page "
-        "can sign in with the credentials remembered here)",
-    )
-    # The dashboard's own flags also work after "serve"; SUPPRESS keeps the
-    # ones given before it.
-    web.add_argument(
-        "--base-url",
-        metavar="URL",
-        default=argparse.SUPPRESS,
-        help="a live service (default: the embedded sandbox, even if one is configured)",
-    )
-    web.add_argument(
-        "--profile", metavar="NAME", default=argparse.SUPPRESS, help="a [profiles.NAME] table"
-    )
-    web.add_argument(
-        "--config", metavar="PATH", type=Path, default=argparse.SUPPRESS, help="config file to read"
-    )
-    shots = commands.add_parser(
-        "screenshots",
-        help="write an SVG of every screen (from the frozen sandbox)",
-        description="Write one SVG per screen of the dashboard, made on the embedded sandbox "
-        "with frozen clocks, so running it twice gives the same files.",
-    )
-    shots.add_argument(
-        "directory",
-        type=Path,
-        nargs="?",
-        default=Path("screenshots"),
-        help="folder to write the SVG files into, created if missing (default: ./screenshots)",
-    )
-    explain = commands.add_parser(
-        "explain",
-        help="what an error code means and what to do next",
-        description="Explain an AC- code (or a failure without one, such as timeout): "
-        "the service's message, what it means and what support should do next. "
-        "Without a code, list them all.",
-    )
-    explain.add_argument("code", nargs="?", help="AC-nnn, nnn, or a failure kind")
-    from accountdesk import demo_command, record_command, scenarios_command
-
-    demo_command.add_parser(commands)
-    scenarios_command.add_parser(commands)
-    record_command.add_parser(commands)
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -293,11 +82,13 @@ def _serve_sandbox(args: argparse.Namespace) -> int:
 
         print(json.dumps(openapi_document(), indent=2))
         return 0
-    from accountdesk.pack_flags import served_packs
-
-    if isinstance(scenarios := served_packs(args), int):
-        return scenarios
     try:
+        # The sandbox's own modules load lazily: a client-only install meets
+        # its missing packages here, not at the import above.
+        from accountdesk.pack_flags import served_packs
+
+        if isinstance(scenarios := served_packs(args), int):
+            return scenarios
         # The options first (bounds the sandbox keeps), then the port.
         app, control_token = served_app(
             args.host,
@@ -310,11 +101,20 @@ def _serve_sandbox(args: argparse.Namespace) -> int:
     except SandboxOptionError as error:
         print(f"accountdesk: sandbox: {error}", file=sys.stderr)
         return 2
+    except ImportError as error:
+        return _missing(error)
     problem = _cannot_listen(args.host, args.port)
     if problem is not None:
         print(f"accountdesk: sandbox on {args.host}:{args.port}: {problem}", file=sys.stderr)
         return 2
-    serve(args.host, args.port, control_token=control_token, app=app)
+    serve(
+        args.host,
+        args.port,
+        control_token=control_token,
+        app=app,
+        request_timeout=args.request_timeout,
+        max_connections=args.max_connections,
+    )
     return 0
 
 
@@ -384,6 +184,11 @@ def _run_dashboard(args: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"accountdesk: {error}", file=sys.stderr)
         return 2
+    from accountdesk.core.plain_http import plain_http_warning
+
+    in_clear = plain_http_warning(settings.base_url)
+    if in_clear is not None:  # said here too: the dashboard's badge is gone once it quits
+        print(f"accountdesk: warning: {in_clear}", file=sys.stderr)
     from accountdesk.pack_flags import embedded_packs
 
     if isinstance(scenarios := embedded_packs(args, live=not settings.sandbox), int):

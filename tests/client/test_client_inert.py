@@ -185,12 +185,10 @@ def test_attempts_remaining_is_bounded(attempts: int) -> None:
         MfaChallenge.model_validate({"attempts_remaining": attempts})
 
 
-@pytest.mark.anyio
 @pytest.mark.parametrize("lifetime", [0, -5, 1e10, "NaN", 31_536_001])
-async def test_token_lifetime_is_bounded(lifetime: Any) -> None:
-    grant = {"access_token": "tok-0123456789", "expires_in": lifetime}
-    service = FakeService(token_handler=lambda request: httpx.Response(200, json=grant))
-    async with make_client(service) as client:
-        with pytest.raises(MalformedResponseError, match="expires_in"):
-            await client.sign_in()
-    assert TokenGrant.model_validate({"access_token": "t", "expires_in": 31_536_000})
+def test_a_token_lifetime_out_of_bounds_is_unknown(lifetime: Any) -> None:
+    # Not believed, and not a reason to refuse a usable token (test_client_token_answers).
+    grant = TokenGrant.model_validate({"access_token": "tok-0123456789", "expires_in": lifetime})
+    assert grant.expires_in is None and grant.notes
+    year = TokenGrant.model_validate({"access_token": "t", "expires_in": 31_536_000})
+    assert year.expires_in == 31_536_000 and not year.notes

@@ -55,6 +55,33 @@ def test_sandbox_subcommand_serves_on_host_and_port(monkeypatch: pytest.MonkeyPa
     assert built[0][1]["tenants"] is True and built[0][1]["bulk_transactions"] == 1_000_000
 
 
+def test_the_sandbox_bounds_slow_and_many_clients(monkeypatch: pytest.MonkeyPatch) -> None:
+    import accountdesk.sandbox
+
+    served: list[dict[str, object]] = []
+    monkeypatch.setattr(
+        accountdesk.sandbox, "serve", lambda host, port, **options: served.append(options)
+    )
+    assert cli.main(["sandbox", "--port", "9999"]) == 0
+    assert (served[0]["request_timeout"], served[0]["max_connections"]) == (10.0, None)
+    flags = ["--request-timeout", "2.5", "--max-connections", "40"]
+    assert cli.main(["sandbox", "--port", "9999", *flags]) == 0
+    assert (served[1]["request_timeout"], served[1]["max_connections"]) == (2.5, 40)
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [["--request-timeout", "0"], ["--request-timeout", "nan"], ["--max-connections", "0"]],
+)
+def test_a_bad_sandbox_bound_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], flags: list[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["sandbox", "--port", "9999", *flags])
+    assert exited.value.code == 2
+    assert f"accountdesk: argument {flags[0]}:" in capsys.readouterr().err
+
+
 def test_a_busy_port_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     import socket
 
@@ -109,6 +136,49 @@ def test_dashboard_gets_resolved_settings(monkeypatch: pytest.MonkeyPatch, tmp_p
     settings = seen["settings"]
     assert settings.base_url == "https://flag.example"
     assert seen["log_level"] == "debug"
+
+
+@pytest.mark.parametrize(
+    ("base_url", "warned"),
+    [
+        ("http://api.bank.example", True),
+        ("http://127.0.0.1.nip.io:8765", True),
+        ("https://api.bank.example", False),
+        ("http://127.0.0.1:8765", False),
+        (None, False),
+    ],
+)
+def test_plain_http_to_another_host_is_one_warning_line(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    base_url: str | None,
+    warned: bool,
+) -> None:
+    class FakeApp:
+        return_code = 0
+
+        def __init__(self, desk: Any, **options: Any) -> None:
+            pass
+
+        def run(self) -> None:
+            pass
+
+    import accountdesk.tui.app
+    import accountdesk.tui.terminal
+
+    monkeypatch.setattr(accountdesk.tui.app, "AccountDeskApp", FakeApp)
+    # The suite runs without a terminal; the app itself is faked here.
+    monkeypatch.setattr(accountdesk.tui.terminal, "prepare_terminal", lambda: None)
+    monkeypatch.delenv("ACCOUNTDESK_BASE_URL", raising=False)
+    flags = ["--base-url", base_url] if base_url else []
+    assert cli.main(["--config", str(tmp_path / "c.toml"), *flags]) == 0
+    err = capsys.readouterr().err
+    if warned:
+        assert err.startswith("accountdesk: warning: ") and err.count("\n") == 1
+        assert "not encrypted" in err
+    else:
+        assert err == ""
 
 
 def test_bad_config_exits_2_with_a_message(
@@ -304,3 +374,34 @@ def test_the_dashboard_takes_a_control_token(
     assert settings.sandbox_control_token.get_secret_value() == token
     help_text = cli.build_parser().format_help()
     assert "--control-token" in help_text and "ACCOUNTDESK_SANDBOX_CONTROL_TOKEN" in help_text
+
+
+def test_the_sandbox_command_on_the_client_alone_says_what_to_install(tmp_path: Path) -> None:
+    # `pip install accountdesk` is the client: httpx and pydantic, no sandbox
+    # extra. The served sandbox's packages are hidden from a real process.
+    import os
+    import subprocess
+    import sys
+
+    blocker = tmp_path / "blocker"
+    blocker.mkdir()
+    (blocker / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class Hide:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in {'starlette', 'uvicorn', 'h11', 'textual',\n"
+        "                                  'platformdirs', 'pydantic_settings', 'tomlkit'}:\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, Hide())\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(blocker)}
+    done = subprocess.run(
+        [sys.executable, "-m", "accountdesk", "sandbox", "--port", "1"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith("accountdesk: this needs") and "pip install" in done.stderr

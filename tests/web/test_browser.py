@@ -10,7 +10,9 @@ badge. What is asserted:
 - the pixels: a screenshot of the top-right corner holds the badge's yellow;
 - nothing was requested from anywhere but this server.
 
-Then the server gets Ctrl+C (SIGINT) and must exit 0 leaving no process
+The page is opened at the address the server printed (it holds the run's
+token, which the server swaps for a cookie and a redirect to the clean
+address). Then the server gets Ctrl+C (SIGINT) and must exit 0 leaving no process
 behind. Skipped, with the reason, where Chromium or Playwright is missing;
 ``.ci/run`` installs Chromium, so CI never skips.
 """
@@ -137,7 +139,9 @@ class _Lines:
 
 
 @contextlib.contextmanager
-def _server(tmp_path: Path, budget: _Budget) -> Iterator[tuple[subprocess.Popen[str], _Lines, str]]:
+def _server(
+    tmp_path: Path, budget: _Budget
+) -> Iterator[tuple[subprocess.Popen[str], _Lines, str, str]]:
     port = _free_port()
     config = tmp_path / "config.toml"
     config.write_text("")
@@ -152,8 +156,10 @@ def _server(tmp_path: Path, budget: _Budget) -> Iterator[tuple[subprocess.Popen[
     )
     try:
         lines = _Lines(process.stderr)
-        lines.wait_for("serving the dashboard", within=budget.left())
-        yield process, lines, f"http://127.0.0.1:{port}"
+        serving = lines.wait_for("serving the dashboard", within=budget.left())
+        # The address to open, as printed: it carries this run's token.
+        printed = serving.split(" at ", 1)[1].split(" ", 1)[0]
+        yield process, lines, f"http://127.0.0.1:{port}", printed
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
@@ -223,7 +229,8 @@ def _yellow_pixels(png: bytes) -> int:
 
 def test_the_browser_shows_the_sign_in_screen_with_the_sandbox_badge(tmp_path: Path) -> None:
     budget = _Budget(BUDGET)
-    with _server(tmp_path, budget) as (server, lines, base):
+    with _server(tmp_path, budget) as (server, lines, base, printed):
+        assert printed.startswith(base + "/?token=")
         outside: list[str] = []
 
         def route(request_route: Any) -> None:
@@ -251,7 +258,8 @@ def test_the_browser_shows_the_sign_in_screen_with_the_sandbox_badge(tmp_path: P
             try:
                 page = browser.pages[0] if browser.pages else browser.new_page()
                 page.route("**/*", route)
-                page.goto(base + "/", timeout=budget.left_ms())
+                page.goto(printed, timeout=budget.left_ms())
+                assert page.url == base + "/"  # the token left the address bar
                 page.wait_for_function(_DRAWN_JS, arg=[SIGN_IN_TITLE], timeout=budget.left_ms())
                 rows: list[str] = page.evaluate(_ROWS_JS)
                 assert any(SIGN_IN_TITLE in row for row in rows), rows

@@ -93,6 +93,79 @@ def test_a_live_service_on_another_host_is_refused(
     assert "act on real accounts" in capsys.readouterr().err and len(served) == 1
 
 
+def test_remote_live_over_plain_http_is_refused(
+    served: list[ServeOptions], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Anyone reaching the page would sign in, and the secret would cross the network in clear.
+    argv = ["--config", _config(tmp_path), "serve", "--host", "0.0.0.0", "--allow-remote-live"]
+    assert cli.main([*argv, "--base-url", "http://api.bank.example"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("accountdesk: serve: refusing") and err.count("\n") == 1
+    assert "not encrypted" in err and not served
+
+
+def test_plain_http_to_another_host_on_loopback_serves_with_a_warning(
+    served: list[ServeOptions], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--config", _config(tmp_path), "serve", "--base-url", "http://api.bank.example"]
+    assert cli.main(argv) == 0
+    err = capsys.readouterr().err
+    assert "accountdesk: serve: warning: " in err and "not encrypted" in err
+    assert len(served) == 1
+
+
+def test_the_address_printed_holds_a_new_token_each_run(
+    served: list[ServeOptions],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("ACCOUNTDESK_SERVE_TOKEN", raising=False)
+    config = _config(tmp_path)
+    assert cli.main(["--config", config, "serve"]) == 0
+    assert cli.main(["--config", config, "serve"]) == 0
+    first, second = (options.token for options in served)
+    assert first and second and first != second and len(first) >= 40
+
+
+def test_a_token_is_taken_from_the_flag_or_the_environment(
+    served: list[ServeOptions], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = _config(tmp_path)
+    monkeypatch.setenv("ACCOUNTDESK_SERVE_TOKEN", "from-the-environment-0123")
+    assert cli.main(["--config", config, "serve"]) == 0
+    assert cli.main(["--config", config, "serve", "--token", "from-the-flag-0123456"]) == 0
+    assert [options.token for options in served] == [
+        "from-the-environment-0123",
+        "from-the-flag-0123456",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("flag", "variable"),
+    [("short", None), ("has space in it 0123", None), (None, "tök-0123456789abcdef")],
+)
+def test_an_unusable_token_is_one_line_and_exit_2(
+    served: list[ServeOptions],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    flag: str | None,
+    variable: str | None,
+) -> None:
+    if variable is None:
+        monkeypatch.delenv("ACCOUNTDESK_SERVE_TOKEN", raising=False)
+    else:
+        monkeypatch.setenv("ACCOUNTDESK_SERVE_TOKEN", variable)
+    argv = ["--config", _config(tmp_path), "serve", *(["--token", flag] if flag else [])]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    where = "--token" if flag else "ACCOUNTDESK_SERVE_TOKEN"
+    assert err.startswith(f"accountdesk: serve: {where}: a token is 16 to 256 of ")
+    assert err.count("\n") == 1 and not served
+    assert (flag or variable or "") not in err  # a secret is not repeated
+
+
 @pytest.mark.parametrize("port", ["99999", "0", "http"])
 def test_a_bad_port_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], port: str) -> None:
     with pytest.raises(SystemExit) as exited:
@@ -141,5 +214,13 @@ def test_serve_help_names_the_risk(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         cli.build_parser().parse_args(["serve", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    for words in ("--host", "--port", "--allow-remote-live", "--base-url", "its own dashboard"):
+    for words in (
+        "--host",
+        "--port",
+        "--token",
+        "ACCOUNTDESK_SERVE_TOKEN",
+        "--allow-remote-live",
+        "--base-url",
+        "its own dashboard",
+    ):
         assert words in text

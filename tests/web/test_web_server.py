@@ -16,6 +16,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 from web_helpers import (
+    TOKEN,
     LogLines,
     alive,
     closed,
@@ -24,6 +25,8 @@ from web_helpers import (
     isolate_user_dirs,
     next_echo,
     serving,
+    sign_in,
+    signed_in,
     until,
 )
 
@@ -42,9 +45,10 @@ async def test_each_tab_is_its_own_process_with_its_own_data_folder(
 ) -> None:
     monkeypatch.setenv("ACCOUNTDESK_API_SECRET", "live-secret")
     monkeypatch.setenv("ACCOUNTDESK_API_KEY", "live-key")
+    monkeypatch.setenv("ACCOUNTDESK_SERVE_TOKEN", TOKEN)
     async with (
         serving(data_root=tmp_path) as (server, base),
-        aiohttp.ClientSession() as http,
+        signed_in(base) as http,
     ):
         first = await http.ws_connect(_ws_url(base), origin=base)
         second = await http.ws_connect(_ws_url(base), origin=base)
@@ -57,6 +61,7 @@ async def test_each_tab_is_its_own_process_with_its_own_data_folder(
         # A demo page must not be able to show the operator's live credential.
         assert "ACCOUNTDESK_API_SECRET" not in one["inherited"]
         assert "ACCOUNTDESK_API_KEY" not in one["inherited"]
+        assert "ACCOUNTDESK_SERVE_TOKEN" not in one["inherited"]  # the page's, not the app's
         assert one["size"] == ["100", "30"]
         assert len(server.sessions) == 2
 
@@ -73,20 +78,22 @@ async def test_a_live_service_session_keeps_the_user_data_folder_and_environment
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("ACCOUNTDESK_API_KEY", "live-key")
+    monkeypatch.setenv("ACCOUNTDESK_SERVE_TOKEN", TOKEN)
     monkeypatch.delenv("ACCOUNTDESK_DATA_DIR", raising=False)
     options = ServeOptions(base_url="https://api.bank.example")
     async with (
         serving(options=options, data_root=None) as (_, base),
-        aiohttp.ClientSession() as http,
+        signed_in(base) as http,
     ):
         ws = await http.ws_connect(_ws_url(base), origin=base)
         report = await first_report(ws)
         assert report["data_dir"] is None and "ACCOUNTDESK_API_KEY" in report["inherited"]
+        assert "ACCOUNTDESK_SERVE_TOKEN" not in report["inherited"]
         await ws.close()
 
 
 async def test_keys_and_sizes_reach_the_dashboard_and_junk_is_ignored() -> None:
-    async with serving() as (_, base), aiohttp.ClientSession() as http:
+    async with serving() as (_, base), signed_in(base) as http:
         ws = await http.ws_connect(_ws_url(base), origin=base)
         await first_report(ws)
         await ws.send_str("not json")
@@ -114,7 +121,7 @@ async def test_keys_and_sizes_reach_the_dashboard_and_junk_is_ignored() -> None:
 )
 async def test_a_websocket_from_another_site_is_refused(origin: str) -> None:
     logged = LogLines("accountdesk.web.server")
-    async with serving() as (server, base), aiohttp.ClientSession() as http:
+    async with serving() as (server, base), signed_in(base) as http:
         headers = {"Origin": origin} if origin else {}
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
             await http.ws_connect(_ws_url(base), headers=headers)
@@ -125,7 +132,7 @@ async def test_a_websocket_from_another_site_is_refused(origin: str) -> None:
 
 
 async def test_a_host_name_rebound_to_loopback_reaches_nothing() -> None:
-    async with serving() as (server, base), aiohttp.ClientSession() as http:
+    async with serving() as (server, base), signed_in(base) as http:
         port = base.rsplit(":", 1)[1]
         rebound = {"Host": f"evil.example:{port}"}
         async with http.get(base + "/", headers=rebound) as page:
@@ -135,13 +142,13 @@ async def test_a_host_name_rebound_to_loopback_reaches_nothing() -> None:
                 _ws_url(base), headers={**rebound, "Origin": f"http://evil.example:{port}"}
             )
         assert refused.value.status == 403 and not server.sessions
-        async with http.get(f"http://localhost:{port}/") as page:
-            assert page.status == 200
+        async with http.get(f"http://localhost:{port}/?token={TOKEN}") as page:
+            assert page.status == 200  # redirected to the clean address, cookie set
 
 
 async def test_a_non_loopback_server_accepts_any_host_but_only_its_own_pages() -> None:
     options = ServeOptions(host="0.0.0.0")
-    async with serving(options=options) as (_, base), aiohttp.ClientSession() as http:
+    async with serving(options=options) as (_, base), signed_in(base) as http:
         port = base.rsplit(":", 1)[1]
         named = {"Host": f"demo-box.lan:{port}"}
         async with http.get(base + "/", headers=named) as page:
@@ -158,7 +165,7 @@ async def test_a_non_loopback_server_accepts_any_host_but_only_its_own_pages() -
 async def test_sessions_are_bounded() -> None:
     async with (
         serving(options=ServeOptions(max_sessions=1)) as (server, base),
-        aiohttp.ClientSession() as http,
+        signed_in(base) as http,
     ):
         ws = await http.ws_connect(_ws_url(base), origin=base)
         await first_report(ws)
@@ -175,7 +182,7 @@ async def test_sessions_are_bounded() -> None:
 async def test_a_dashboard_that_does_not_quit_is_killed() -> None:
     async with (
         serving(fake_argv("--ignore-quit"), quit_grace=0.3) as (server, base),
-        aiohttp.ClientSession() as http,
+        signed_in(base) as http,
     ):
         ws = await http.ws_connect(_ws_url(base), origin=base)
         report = await first_report(ws)
@@ -186,18 +193,19 @@ async def test_a_dashboard_that_does_not_quit_is_killed() -> None:
 
 async def test_a_dashboard_that_exits_ends_the_tab() -> None:
     argv = [sys.executable, "-c", "print('__GANGLION__', flush=True)"]
-    async with serving(argv) as (server, base), aiohttp.ClientSession() as http:
+    async with serving(argv) as (server, base), signed_in(base) as http:
         ws = await http.ws_connect(_ws_url(base), origin=base)
         assert await closed(ws)
         await until(lambda: not server.sessions)
 
 
 async def test_shutting_down_ends_every_dashboard(tmp_path: Path) -> None:
-    async with aiohttp.ClientSession() as http:
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
         async with serving(fake_argv("--ignore-quit"), data_root=tmp_path, quit_grace=0.3) as (
             server,
             base,
         ):
+            await sign_in(http, base)
             sockets = [await http.ws_connect(_ws_url(base), origin=base) for _ in range(3)]
             reports = [await first_report(ws) for ws in sockets]
             assert all(alive(report["pid"]) for report in reports)
@@ -209,7 +217,7 @@ async def test_shutting_down_ends_every_dashboard(tmp_path: Path) -> None:
 
 
 async def test_the_page_fetches_nothing_from_elsewhere_and_names_the_service() -> None:
-    async with serving() as (_, base), aiohttp.ClientSession() as http:
+    async with serving() as (_, base), signed_in(base) as http:
         async with http.get(base + "/?fontsize=400") as page:
             text = await page.text()
             assert page.headers["X-Frame-Options"] == "DENY"
@@ -243,7 +251,7 @@ async def test_the_real_dashboard_draws_its_sign_in_screen_in_a_session(
             server,
             base,
         ),
-        aiohttp.ClientSession() as http,
+        signed_in(base) as http,
     ):
         ws = await http.ws_connect(_ws_url(base), origin=base)
         [session] = server.sessions

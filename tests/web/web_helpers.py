@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import os
@@ -19,6 +20,8 @@ from accountdesk.web.options import ServeOptions
 from accountdesk.web.server import DashboardServer
 
 FAKE_DASHBOARD = str(Path(__file__).with_name("fake_dashboard.py"))
+#: The token the test servers run with (unless a test gives its own).
+TOKEN = "test-serve-token-0123456789abcdef"
 
 
 def fake_argv(*extra: str) -> list[str]:
@@ -33,9 +36,15 @@ async def serving(
     data_root: Path | None = None,
     quit_grace: float = 5.0,
 ) -> AsyncIterator[tuple[DashboardServer, str]]:
-    """A server on 127.0.0.1 (a free port), and its base URL; shut down on exit."""
+    """A server on 127.0.0.1 (a free port), and its base URL; shut down on exit.
+
+    Its token is :data:`TOKEN` unless ``options`` give one.
+    """
+    options = options or ServeOptions()
+    if options.token is None:
+        options = dataclasses.replace(options, token=TOKEN)
     server = DashboardServer(
-        options or ServeOptions(),
+        options,
         argv=fake_argv() if argv is None else argv,
         data_root=data_root,
         quit_grace=quit_grace,
@@ -49,6 +58,27 @@ async def serving(
         yield server, f"http://{host}:{port}"
     finally:
         await runner.cleanup()
+
+
+@contextlib.asynccontextmanager
+async def signed_in(base: str, token: str = TOKEN) -> AsyncIterator[aiohttp.ClientSession]:
+    """A client that opened the address ``serve`` prints (``?token=``): it holds the cookie.
+
+    As a browser does: the answer is a redirect to the clean address, with the
+    cookie (an IP address's cookies are kept only by an ``unsafe`` jar).
+    """
+    http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+    try:
+        await sign_in(http, base, token)
+        yield http
+    finally:
+        await http.close()
+
+
+async def sign_in(http: aiohttp.ClientSession, base: str, token: str = TOKEN) -> None:
+    """Open ``base/?token=``: the server answers 303 to ``/`` and sets its cookie in ``http``."""
+    async with http.get(f"{base}/?token={token}", allow_redirects=False) as answer:
+        assert answer.status == 303, answer.status
 
 
 async def first_report(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:

@@ -3,7 +3,9 @@
 :class:`TokenCache` owns the current token and the single-flight renewal.
 The token and the ``Authorization`` value are kept as ``SecretStr`` end to
 end; the plain text exists only inside the expression that puts it in a
-header. Every wait is bounded by the caller's :class:`Deadline`: waiting for
+header. A token of unknown lifetime (none announced, or one that cannot be
+used: see ``_token_answer``) is kept until the service refuses it; the
+session then renews it once and replays the request. Every wait is bounded by the caller's :class:`Deadline`: waiting for
 another caller's renewal counts against one's own call, and the lock is
 never held past the renewing call's deadline.
 """
@@ -108,10 +110,12 @@ class TokenCache:
             raise
         self._finished += 1
         self._registry.add_token(grant.access_token)
-        scheme = grant.token_type.strip() or "Bearer"
-        if scheme.lower() == "bearer":
-            scheme = "Bearer"
-        self._authorization = SecretStr(f"{scheme} {grant.access_token.get_secret_value()}")
+        for note in grant.notes:  # odd but usable: said once per token, never with it
+            logger.log(note.level, "token answer: %s", note.text)
+        # token_type is a scheme and the token header-safe (the grant and the fetch saw to it).
+        scheme, token = grant.token_type, grant.access_token.get_secret_value()
+        self._authorization = SecretStr(f"{scheme} {token}")
+        del token
         lifetime = grant.expires_in
         if lifetime is not None:
             margin = min(RENEWAL_MARGIN_CAP, RENEWAL_MARGIN_SHARE * lifetime)

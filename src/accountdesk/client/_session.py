@@ -12,8 +12,8 @@ they share the connection pool, the token, the deadlines and the size cap.
   end past it is not taken: the call ends with the last failure at once.
 - Bodies are read as a stream and refused past ``max_response_bytes``
   (decoded), so a gzip bomb is cut off rather than inflated.
-- A 403 ``AC-001`` on an authenticated call renews the token once and replays
-  once (it is not a retry and does not count as an attempt).
+- A 403 ``AC-001`` (or any 401) on an authenticated call renews the token
+  once and replays once (it is not a retry and does not count as an attempt).
 """
 
 from __future__ import annotations
@@ -127,15 +127,16 @@ class Session:
                     method=method,
                     path=path,
                 ) from exc
-            if (
-                authorization is not None
-                and not replayed
-                and answer.status_code == 403
-                and service_code(answer) == NotAuthorizedError.code
-            ):
-                # The token may have expired early or been revoked; a refusal
-                # with a fresh token is final (one replay, so no loop).
-                logger.debug("%s %s refused with AC-001; renewing and replaying once", method, path)
+            if authorization is not None and not replayed and _refuses_token(answer):
+                # The token may have expired (its lifetime may be unknown) or
+                # been revoked; a refusal with a fresh token is final (one
+                # replay, so no loop).
+                logger.debug(
+                    "%s %s refused the token (HTTP %d); renewing and replaying once",
+                    method,
+                    path,
+                    answer.status_code,
+                )
                 replayed, stale = True, authorization
                 continue
             if attempt < self.policy.max_attempts and self.policy.retries_response(method, answer):
@@ -230,6 +231,18 @@ class Session:
         )
         await self._sleep(delay)
         return True
+
+
+def _refuses_token(answer: Answer) -> bool:
+    """The service's 403 ``AC-001``, or any 401: a gateway's answer to an expired token.
+
+    The contract answers 403 ``AC-001`` on every endpoint but ``/token``; a 401
+    there comes from something in front of the service that no longer takes
+    the token (``WWW-Authenticate: Bearer error="invalid_token"``).
+    """
+    if answer.status_code == 401:
+        return True
+    return answer.status_code == 403 and service_code(answer) == NotAuthorizedError.code
 
 
 def _name(exc: Exception) -> str:

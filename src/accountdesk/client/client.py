@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from random import Random
@@ -23,6 +22,7 @@ from ._responses import parse_large, parse_record, raise_for_error
 from ._retry import RetryPolicy
 from ._sandbox import SandboxControl
 from ._session import Session
+from ._token_answer import token_problem
 from ._urls import normalise_base_url
 from ._wire import Deadline, JsonBody
 from .errors import JobWatchTimeout, MalformedResponseError
@@ -43,8 +43,6 @@ ModelT = TypeVar("ModelT", bound=ServiceModel)
 Sleep = Callable[[float], Awaitable[Any]]
 
 _STARTED = "accountdesk.started"
-# Visible ASCII without spaces: what fits in one Authorization header word.
-_HEADER_TOKEN = re.compile(r"[\x21-\x7e]+")
 
 #: Default whole-request deadline of one attempt, in seconds.
 ATTEMPT_TIMEOUT = 10.0
@@ -368,13 +366,9 @@ class AccountDataClient:
         )
         raise_for_error(answer, method, path, self._registry)
         grant = parse_record(answer, TokenGrant, method, path, self._registry)
-        # Both go into a header: a space, CR/LF or non-ASCII would split it or
-        # make httpx fail with an error text that quotes the token.
-        problem = None
-        if not _HEADER_TOKEN.fullmatch(grant.access_token.get_secret_value()):
-            problem = "access_token is empty or not a header-safe token"
-        elif not _HEADER_TOKEN.fullmatch(grant.token_type.strip() or "Bearer"):
-            problem = "token_type is not a single word"
+        # It goes into a header: CR/LF would split it, non-ASCII make httpx
+        # fail with an error text that quotes the token.
+        problem = token_problem(grant.access_token.get_secret_value())
         if problem is not None:
             # No excerpt: the body holds the token.
             raise MalformedResponseError(

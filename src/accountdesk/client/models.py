@@ -21,13 +21,22 @@ import datetime as dt
 import json
 from typing import Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SecretStr
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
+    SecretStr,
+    model_validator,
+)
 
 # Re-exported: the client's users import them from here.
 from accountdesk.contract.jobs import TERMINAL_STATUSES, JobKind, JobStatus
 
 from ._bounds import MAX_ATTEMPTS_REMAINING, MAX_LIST_ITEMS, MAX_TOKEN_LIFETIME
 from ._fields import Amount, ServiceId, ServiceSecret, ServiceText, TextList
+from ._token_answer import Note, usable_answer
 
 __all__ = [
     "TERMINAL_STATUSES",
@@ -81,12 +90,34 @@ class ServiceModel(BaseModel):
 
 
 class TokenGrant(ServiceModel):
-    """Answer of ``POST /token``."""
+    """Answer of ``POST /token``, made usable where it can be (see ``_token_answer``).
+
+    ``token_type`` is always an auth scheme (``Bearer`` when the answer's is
+    not one); ``expires_in`` is None when the lifetime is unknown: not
+    announced, or not a number of seconds more than 0 and at most a year.
+    :attr:`notes` say what was odd, for the log.
+    """
 
     access_token: SecretStr
-    token_type: ServiceText = "Bearer"
-    #: Seconds; more than 0 and at most a year, or None when not announced.
+    token_type: str = "Bearer"
+    #: Seconds; more than 0 and at most a year, or None when unknown.
     expires_in: float | None = Field(default=None, gt=0, le=MAX_TOKEN_LIFETIME, allow_inf_nan=False)
+    _notes: tuple[Note, ...] = PrivateAttr(default=())
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _usable(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
+        notes: tuple[Note, ...] = ()
+        if isinstance(data, dict):
+            data, notes = usable_answer(data)
+        grant = handler(data)
+        grant._notes = notes
+        return grant
+
+    @property
+    def notes(self) -> tuple[Note, ...]:
+        """What was odd about the answer and what was done instead (never the token)."""
+        return self._notes
 
 
 class Account(ServiceModel):

@@ -16,6 +16,7 @@ from .errors import (
     ErrorFamily,
     ErrorSpec,
     Guidance,
+    codes_of,
     endpoint_error_pairs,
     spec_for,
 )
@@ -40,6 +41,7 @@ __all__ = [
     "Guidance",
     "JobKind",
     "JobStatus",
+    "codes_of",
     "endpoint_error_pairs",
     "endpoint_named",
     "endpoints",

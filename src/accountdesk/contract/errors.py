@@ -366,6 +366,20 @@ def spec_for(code: str) -> ErrorSpec | None:
     return ERRORS.get(code)
 
 
+def codes_of(endpoint: Endpoint) -> tuple[str, ...]:
+    """Every code ``endpoint`` may answer by the contract: its row of 7.2, then what 7.3 adds.
+
+    Rule 2 of 7.3: an unknown ``user_id`` on any user endpoint is ``AC-102``
+    (404; 400 on refresh). Table 7.2 leaves it out of the balance row; the
+    rule puts it back, so a client (or a document) that trusted the table
+    alone would have no answer for it.
+    """
+    codes = ENDPOINT_ERRORS[endpoint.name]
+    if "user_id" in endpoint.path_parameters and "AC-102" not in codes:
+        codes = (*codes, "AC-102")
+    return codes
+
+
 def endpoint_error_pairs() -> list[tuple[Endpoint, ErrorSpec]]:
     """Every (endpoint, error) pair of section 7.2, in table order."""
     return [

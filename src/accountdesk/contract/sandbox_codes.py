@@ -92,6 +92,17 @@ SANDBOX_CODES: Mapping[str, ErrorSpec] = MappingProxyType(
                 next_step="Send a smaller body; an MFA answer or a sign-in is a few bytes.",
             ),
             _sandbox_spec(
+                "AC-953",
+                503,
+                "The sandbox has too many open connections; try again in a moment",
+                "A new connection while the sandbox holds its most (--max-connections).",
+                meaning="the sandbox already holds as many connections as it may; often "
+                "clients that connect and send no complete request, which it closes after "
+                "10 seconds.",
+                next_step="Try again in a few seconds; if it lasts, ask the trainer to look "
+                "at the sandbox's log.",
+            ),
+            _sandbox_spec(
                 "AC-924",
                 404,
                 "No trainee of that name has signed in to this training sandbox",

@@ -267,6 +267,8 @@ def serve(
     *,
     control_token: str | None = None,
     app: Starlette | None = None,
+    request_timeout: float | None = None,
+    max_connections: int | None = None,
     **create_app_kwargs: Any,
 ) -> None:
     """Serve a sandbox with uvicorn until interrupted (blocking).
@@ -277,6 +279,10 @@ def serve(
     ``X-Sandbox-Control-Token``. Other keyword arguments go to
     :func:`create_app` (``tenants=True``, ``max_tenants``, ...). ``app``: one
     made by :func:`served_app` (then ``control_token`` is the one it gave).
+    A connection must deliver a whole request within ``request_timeout``
+    seconds (default 10) and at most ``max_connections`` are held at once
+    (default 512, fewer when the process may open fewer files): see
+    :mod:`.serving`.
     """
     import copy
 
@@ -284,6 +290,8 @@ def serve(
     from uvicorn.config import LOGGING_CONFIG
 
     from accountdesk.contract.sandbox_codes import CONTROL_TOKEN_HEADER
+
+    from .serving import REQUEST_TIMEOUT, server_options
 
     if app is None:
         app, control_token = served_app(host, control_token=control_token, **create_app_kwargs)
@@ -302,4 +310,10 @@ def serve(
         "level": "INFO",
         "propagate": False,
     }
-    uvicorn.run(app, host=host, port=port, log_level="info", log_config=log_config)
+    options = server_options(
+        host,
+        port,
+        request_timeout=REQUEST_TIMEOUT if request_timeout is None else request_timeout,
+        max_connections=max_connections,
+    )
+    uvicorn.run(app, log_level="info", log_config=log_config, **options)

@@ -12,7 +12,8 @@ contract instead).
 
 Answers the framework would make itself are wrapped in the envelope too:
 
-- unknown route: 404 ``AC-904``; known route, wrong method: 405 ``AC-905``;
+- unknown route: 404 ``AC-904``; known route, wrong method: 405 ``AC-905``
+  (``Allow`` names every method of the path); HEAD is answered as GET;
 - unhandled crash: 500 ``AC-950``; a body over 64 KiB: 413 ``AC-913``
   (:class:`~.middleware.SandboxGuard`).
 
@@ -259,18 +260,34 @@ async def _on_http_error(request: Request, exc: Exception) -> Response:
     if exc.status_code == 404:
         return _error_response("AC-904", None)
     if exc.status_code == 405:
-        return _error_response("AC-905", None, headers)  # keeps the Allow header
+        return _error_response("AC-905", None, {**(headers or {}), "Allow": _allowed(request)})
     if exc.status_code in (400, 422):
         return _error_response("AC-100", _endpoint_of(request))
     return _error_response("AC-950", None)
 
 
 def _route(path: str, method: str, handler: Handler, name: str | None = None) -> Route:
-    route = Route(path, handler, methods=[method], name=name)
-    # Starlette adds HEAD to every GET route; the sandbox answers exactly the
-    # methods the contract names (HEAD is 405 AC-905, Allow: GET).
-    route.methods = {method}
-    return route
+    # Starlette adds HEAD to a GET route: answered as GET, without the body
+    # (RFC 9110 9.3.2; the body is dropped by SandboxGuard).
+    return Route(path, handler, methods=[method], name=name)
+
+
+def _allowed(request: Request) -> str:
+    """Every method of the request's path, across all its routes (GET, HEAD, POST...).
+
+    Starlette's 405 names the methods of the first route whose path matched,
+    so ``/accounts/{user_id}/identity`` said ``Allow: POST`` though GET is
+    served there too.
+    """
+    methods: set[str] = set()
+    for route in request.app.routes:
+        if (
+            isinstance(route, Route)
+            and route.methods
+            and route.path_regex.match(request.scope["path"])
+        ):
+            methods |= route.methods
+    return ", ".join(sorted(methods))
 
 
 def build_app(engine: SandboxEngine) -> Starlette:

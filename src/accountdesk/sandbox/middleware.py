@@ -99,6 +99,21 @@ def segment_value(routed: str) -> str:
     return "" if routed == EMPTY_SEGMENT else unquote(routed)
 
 
+def _without_body(send: Send) -> Send:
+    """``send`` for a HEAD request: the GET's status and headers, no body (RFC 9110 9.3.2).
+
+    Servers drop it on the wire too (uvicorn does); done here so every way
+    of reaching the app (the embedded transport, tests) answers alike.
+    """
+
+    async def send_head(message: Message) -> None:
+        if message["type"] == "http.response.body":
+            message = {**message, "body": b""}
+        await send(message)
+
+    return send_head
+
+
 class _BodyTooLarge(Exception):
     """Raised from ``receive`` once a body passes the limit."""
 
@@ -113,6 +128,7 @@ class SandboxGuard:
       ``raw_path`` (some servers omit it) or with a ``root_path`` the scope is
       left alone, as the sandbox is served at the root;
     - a body over ``limit`` bytes, declared or streamed: 413 ``AC-913``;
+    - HEAD: the answer GET would get, without its body;
     - an unhandled exception: 500 ``AC-950``, the traceback logged. Starlette's
       own server-error middleware would answer plain text and re-raise.
     """
@@ -125,6 +141,8 @@ class SandboxGuard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        if scope["method"] == "HEAD":
+            send = _without_body(send)
         raw_path = scope.get("raw_path")
         if raw_path and not scope.get("root_path"):
             scope = dict(scope)

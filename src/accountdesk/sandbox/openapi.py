@@ -2,8 +2,11 @@
 
 Generated, not written: the operations come from
 :mod:`accountdesk.contract.endpoints`, every error response from
-``ENDPOINT_ERRORS`` and the catalogue (exact status, exact message as an
-example), so the document changes when the contract does. What the contract
+:func:`~accountdesk.contract.codes_of` (table 7.2 and the rules of 7.3) and
+the catalogue (exact status, exact message as an example), so the document
+changes when the contract does. An error's code is any ``AC-nnn`` (contract
+7.1 allows codes no table lists, such as ``AC-204``); the codes known for a
+status are its examples, never a closed set. What the contract
 leaves "not shown" and the sandbox decided (README, "Wire format") is written
 once below, as data: the schemas of the bodies, which body each operation
 takes and answers, and the control endpoints. Links lead from each job start
@@ -21,7 +24,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from accountdesk import __version__
-from accountdesk.contract import ENDPOINT_ERRORS
+from accountdesk.contract import codes_of
 from accountdesk.contract import endpoints as ep
 from accountdesk.contract.sandbox_codes import CONTROL_TOKEN_HEADER
 
@@ -31,7 +34,7 @@ from .openapi_schemas import SCHEMAS, USER_ID
 from .openapi_schemas import ref as _ref
 from .scenarios import SCENARIO_USERS
 
-__all__ = ["CONTROL_TAG", "openapi_document"]
+__all__ = ["CONTROL_TAG", "EVERY_OPERATION", "SANDBOX_EXTRAS", "openapi_document"]
 
 Json = dict[str, Any]
 CONTROL_TAG = "Sandbox control"
@@ -68,14 +71,17 @@ _SUCCESS = {
     ep.JOB.name: (200, "Job"),
 }
 _REQUEST_BODY = {ep.TOKEN.name: "TokenRequest", ep.MFA_ANSWER.name: "MfaAnswer"}
-#: Codes an operation may answer beyond section 7.2 (every one may also answer
-#: AC-913): a full training room at sign-in; and an unknown job on resolve,
-#: which the contract lists no code for and the sandbox answers like the MFA
-#: answer endpoint does (README, "Wire format": AC-109 on either).
+#: Codes an operation may answer beyond the contract: a full training room at
+#: sign-in; and an unknown job on resolve, which the contract lists no code for
+#: and the sandbox answers like the MFA answer endpoint does (README, "Wire
+#: format": AC-109 on either).
 SANDBOX_EXTRAS: dict[str, tuple[str, ...]] = {
     ep.TOKEN.name: ("AC-929",),
     ep.MFA_RESOLVE.name: ("AC-109",),
 }
+#: What any request may meet: a body over the limit, a crash of the sandbox, a
+#: connection beyond the served sandbox's cap.
+EVERY_OPERATION = ("AC-913", "AC-950", "AC-953")
 _JOB_PARAMETERS = {"user_id": "$request.path.user_id", "job_id": "$response.body#/job_id"}
 #: A job object leads to the job and its MFA operations.
 _JOB_LINKS: Json = {
@@ -97,7 +103,7 @@ _CONTROL_SECURITY: list[dict[str, list[str]]] = [
 def _error_responses(codes: Iterable[str], endpoint: ep.Endpoint | None) -> Json:
     """One response per status, listing its codes, each with its exact text as an example."""
     by_status: dict[int, list[str]] = {}
-    for code in (*codes, "AC-913"):
+    for code in dict.fromkeys((*codes, *EVERY_OPERATION)):
         by_status.setdefault(spec_of(code).status_for(endpoint), []).append(code)
     responses: Json = {}
     for status, status_codes in sorted(by_status.items()):
@@ -106,10 +112,11 @@ def _error_responses(codes: Iterable[str], endpoint: ep.Endpoint | None) -> Json
             spec = spec_of(code)
             body = spec.body_for(endpoint, user_id=EXAMPLE_USER, job_id=EXAMPLE_JOB)
             examples[code] = {"summary": spec.condition, "value": body}
+        # Any AC-nnn (ErrorEnvelope's pattern); the known ones as examples only.
         schema = {
             "allOf": [
                 _ref("ErrorEnvelope"),
-                {"properties": {"error": {"properties": {"code": {"enum": status_codes}}}}},
+                {"properties": {"error": {"properties": {"code": {"examples": status_codes}}}}},
             ]
         }
         response: Json = {
@@ -168,8 +175,7 @@ def _operation(endpoint: ep.Endpoint) -> Json:
         "responses": {
             str(status): success,
             **_error_responses(
-                (*ENDPOINT_ERRORS[endpoint.name], *SANDBOX_EXTRAS.get(endpoint.name, ())),
-                endpoint,
+                (*codes_of(endpoint), *SANDBOX_EXTRAS.get(endpoint.name, ())), endpoint
             ),
         },
     }

@@ -3,7 +3,9 @@
 Every browser tab is its own dashboard process (``python -m accountdesk``,
 this interpreter), started by textual-serve's process protocol and drawn by
 its xterm.js page: on the embedded sandbox, each tab has its own sandbox and
-its own data folder. The server listens on 127.0.0.1 unless told otherwise;
+its own data folder. The page and its websocket need the token of the run,
+printed in the address (``--token`` or ``ACCOUNTDESK_SERVE_TOKEN`` to choose
+one). The server listens on 127.0.0.1 unless told otherwise;
 another host is a warning on the sandbox and refused for a live service
 unless ``--allow-remote-live`` is given (see :mod:`accountdesk.web.options`).
 
@@ -15,16 +17,30 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
+import os
+import secrets
 import socket
 import sys
 
-from .options import ServeOptions, exposure
+from .options import TOKEN_VARIABLE, ServeOptions, exposure, token_problem
 from .server import bind, run
 
 __all__ = ["ServeOptions", "serve_dashboard"]
 
 
-def _options(args: argparse.Namespace) -> ServeOptions:
+def _token(args: argparse.Namespace) -> str:
+    """``--token``, else ``$ACCOUNTDESK_SERVE_TOKEN``, else a new random one (ValueError if unusable)."""
+    given = args.token if args.token is not None else os.environ.get(TOKEN_VARIABLE)
+    if given is None:
+        return secrets.token_urlsafe(32)
+    problem = token_problem(given)
+    if problem is not None:
+        where = "--token" if args.token is not None else TOKEN_VARIABLE
+        raise ValueError(f"{where}: {problem}")
+    return given
+
+
+def _options(args: argparse.Namespace, token: str) -> ServeOptions:
     return ServeOptions(
         host=args.host,
         port=args.port,
@@ -33,13 +49,15 @@ def _options(args: argparse.Namespace) -> ServeOptions:
         config=args.config,
         log_level=args.log_level,
         allow_remote_live=args.allow_remote_live,
+        token=token,
     )
 
 
-def _page_url(host: str, port: int) -> str:
+def _page_url(host: str, port: int, token: str) -> str:
     if host in {"", "0.0.0.0", "::"}:
         host = socket.gethostname()  # "every interface": name one a viewer can type
-    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    return f"http://{where}/?token={token}"
 
 
 def _say(text: str) -> None:
@@ -51,7 +69,11 @@ def serve_dashboard(args: argparse.Namespace) -> int:
     from accountdesk.core.paths import AppDirs
     from accountdesk.core.settings import ConfigError, load_settings
 
-    options = _options(args)
+    try:
+        options = _options(args, _token(args))
+    except ValueError as error:
+        _say(f"serve: {error}")
+        return 2
     # The settings each tab will load, checked once here: a bad config file or
     # URL is one line now, not a page that shows "Session ended" later.
     flags = {"base_url": options.base_url or "sandbox", "profile": options.profile}
@@ -77,9 +99,11 @@ def serve_dashboard(args: argparse.Namespace) -> int:
     for name in (__name__, "textual-serve"):
         logging.getLogger(name).addHandler(handler)
         logging.getLogger(name).setLevel(options.log_level.upper())
-    url = _page_url(options.host, listener.getsockname()[1])
+    assert options.token is not None
+    url = _page_url(options.host, listener.getsockname()[1], options.token)
 
     def ready() -> None:
+        # Printed, never logged: the operator opens this address (the token is in it).
         _say(
             f"serving the dashboard on {options.describe_service()} at {url} "
             "(each browser tab is its own session; Ctrl+C stops)"

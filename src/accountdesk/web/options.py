@@ -9,36 +9,53 @@ found on ``PATH``).
 
 from __future__ import annotations
 
-import ipaddress
+import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["DEFAULT_MAX_SESSIONS", "Exposure", "ServeOptions", "exposure", "is_loopback"]
+from accountdesk.core.plain_http import is_loopback_host, plain_http_warning
+
+__all__ = [
+    "DEFAULT_MAX_SESSIONS",
+    "TOKEN_VARIABLE",
+    "Exposure",
+    "ServeOptions",
+    "exposure",
+    "is_loopback",
+    "token_problem",
+]
 
 #: Each browser tab is a whole app process (Textual, and on the sandbox
 #: Starlette): 65 MB resident at the sign-in screen, more once used. A page
 #: left open in many tabs, or a stranger on a shared network, must not be
 #: able to start them without bound.
 DEFAULT_MAX_SESSIONS = 8
+#: Where ``serve`` reads a token of the operator's choosing. Preferred to
+#: ``--token``: a command line is visible to every user of the machine (``ps``),
+#: a process's environment only to its owner.
+TOKEN_VARIABLE = "ACCOUNTDESK_SERVE_TOKEN"
+#: A token given by hand: long enough not to be guessed, and written in a URL
+#: as it is (the characters a URL never encodes).
+_TOKEN = re.compile(r"[A-Za-z0-9._~-]{16,256}")
 
-#: Host names that only ever mean this machine (no resolver is asked).
-_LOOPBACK_NAMES = frozenset({"localhost", "localhost.", "ip6-localhost", "ip6-loopback"})
+
+def token_problem(token: str) -> str | None:
+    """Why ``token`` cannot be the page's token, or None."""
+    if _TOKEN.fullmatch(token):
+        return None
+    return "a token is 16 to 256 of A-Z a-z 0-9 . _ ~ - (what a URL carries as is)"
 
 
 def is_loopback(host: str) -> bool:
     """True when ``host`` can only be reached from this machine.
 
-    Anything we cannot be sure of (an empty host or ``0.0.0.0`` meaning every
-    interface, a host name that would need a resolver) counts as not loopback.
+    The core's one rule (:func:`accountdesk.core.plain_http.is_loopback_host`):
+    a literal loopback address or ``localhost``. Anything we cannot be sure of
+    (an empty host or ``0.0.0.0`` meaning every interface, a host name that
+    would need a resolver) counts as not loopback.
     """
-    name = host.strip().lower()
-    if name in _LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(name.removeprefix("[").removesuffix("]")).is_loopback
-    except ValueError:
-        return False
+    return is_loopback_host(host)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +72,8 @@ class ServeOptions:
     #: Serve a live base URL on a non-loopback host (the operator said so).
     allow_remote_live: bool = False
     max_sessions: int = DEFAULT_MAX_SESSIONS
+    #: The token the page and its websocket need; None: a new random one per run.
+    token: str | None = field(default=None, repr=False)
 
     @property
     def sandbox(self) -> bool:
@@ -99,10 +118,14 @@ def exposure(options: ServeOptions) -> Exposure:
     The page gives whoever reaches it the dashboard. On the embedded sandbox
     that is demo data, so a non-loopback host is only a warning; on a live
     service the sign-in form fills in the remembered key and secret, so it is
-    refused unless ``allow_remote_live`` says the operator means it.
+    refused unless ``allow_remote_live`` says the operator means it, and even
+    then when the service is plain HTTP to another machine (the secrets
+    would cross the network in clear). On loopback, such a service is a
+    warning.
     """
+    in_clear = None if options.sandbox else plain_http_warning(options.base_url)
     if options.loopback:
-        return Exposure()
+        return Exposure(warnings=(f"warning: {in_clear}",) if in_clear else ())
     where = f"{options.host or 'every interface'} port {options.port}"
     if options.sandbox:
         warning = (
@@ -115,6 +138,12 @@ def exposure(options: ServeOptions) -> Exposure:
             refusal=f"refusing to serve {options.describe_service()} on {where}: anyone who "
             "reaches the page could use the credentials remembered on this machine; serve on "
             "127.0.0.1 (share your screen, not the port), or add --allow-remote-live if you mean it"
+        )
+    if in_clear is not None:
+        return Exposure(
+            refusal=f"refusing to serve {options.describe_service()} on {where}: it is plain "
+            "HTTP to another machine, so every secret typed into the page would cross the "
+            "network not encrypted; use an https:// base URL, or serve on 127.0.0.1"
         )
     warning = (
         f"warning: {where} is reachable from other machines and serves "

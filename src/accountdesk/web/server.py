@@ -6,6 +6,14 @@ static files (xterm.js). Its ``Server`` class is not used: it loads a font
 from Google, trusts every websocket, starts sessions without bound and waits
 forever for a dashboard that does not quit. Here:
 
+- nothing (page, scripts, websocket) without the **token** of this run, as
+  Jupyter does: every local process can reach 127.0.0.1 and forge any header,
+  and a support jump host is shared. It is given once in the address
+  ``serve`` prints (``/?token=...``), compared in constant time, then kept in
+  a cookie (HttpOnly, SameSite=Strict, this host only, named after the port)
+  while the browser is redirected to the clean address, so the token leaves
+  the address bar and history. It is never logged (and aiohttp's access log,
+  which would write the query, is off);
 - a websocket is accepted only from a page this server served (its
   ``Origin`` names the host the request was sent to): any web site the
   operator visits could otherwise open ``ws://127.0.0.1:8000/ws`` itself and
@@ -19,13 +27,15 @@ forever for a dashboard that does not quit. Here:
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 import logging
+import secrets
 import socket
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import textual_serve
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -49,6 +59,15 @@ _PAGE_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
+
+
+#: The query parameter that carries the token, once.
+TOKEN_PARAMETER = "token"
+_NO_TOKEN = (
+    "this page needs the token of this run: open the address accountdesk serve printed "
+    "(it ends in ?token=...)"
+)
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 def _cells(value: object, default: int) -> int:
@@ -82,9 +101,12 @@ class DashboardServer:
         self.quit_grace = quit_grace
         self.sessions: set[DashboardSession] = set()
         self._sockets: set[web.WebSocketResponse] = set()
+        #: What the page and the websocket need (see the module docstring).
+        self.token = options.token or secrets.token_urlsafe(32)
+        self._token = self.token.encode()
 
     def application(self) -> web.Application:
-        app = web.Application()
+        app = web.Application(middlewares=[self.guard])
         app.router.add_get("/", self.index)
         app.router.add_get(WEBSOCKET_PATH, self.websocket)
         app.router.add_static("/static/", STATIC_DIR)
@@ -108,13 +130,52 @@ class DashboardServer:
                 return f"a websocket from another site (Origin {origin!r}) is not accepted"
         return None
 
+    def _is_token(self, given: str | None) -> bool:
+        if given is None:
+            return False
+        # Bytes: compare_digest refuses non-ASCII text; the time taken says nothing.
+        return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), self._token)
+
+    @staticmethod
+    def _cookie_name(request: web.Request) -> str:
+        # Browsers send a host's cookies to every port of it: one name per port,
+        # so two servers on one machine never overwrite each other's.
+        return f"accountdesk-token-{request.url.port or 0}"
+
+    def _with_cookie(self, request: web.Request) -> web.Response:
+        """The token was given in the address: keep it in a cookie, send the browser to the clean one."""
+        query = {k: v for k, v in request.query.items() if k != TOKEN_PARAMETER}
+        location = "/" + (f"?{urlencode(query)}" if query else "")
+        answer = web.Response(status=303, headers={**_PAGE_HEADERS, "Location": location})
+        answer.set_cookie(
+            self._cookie_name(request),
+            self.token,
+            path="/",
+            httponly=True,
+            samesite="Strict",
+            secure=request.secure,
+        )
+        return answer
+
+    @web.middleware
+    async def guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Who may have anything: the right host and origin, then the token (module docstring)."""
+        refusal = self.refusal(request, websocket=request.path == WEBSOCKET_PATH)
+        if refusal is None and request.path == "/" and TOKEN_PARAMETER in request.query:
+            if self._is_token(request.query[TOKEN_PARAMETER]):
+                return self._with_cookie(request)
+            refusal = "a wrong token in the address"
+        if refusal is None and not self._is_token(request.cookies.get(self._cookie_name(request))):
+            refusal = _NO_TOKEN
+        if refusal is not None:
+            # The path only (repr: it is the client's text); never the query, which may hold a token.
+            log.warning("refused %s %r: %s", request.remote, request.path, refusal)
+            return web.Response(status=403, text=f"{refusal}\n", headers=_PAGE_HEADERS)
+        return await handler(request)
+
     # -- handlers ------------------------------------------------------------------
 
     async def index(self, request: web.Request) -> web.Response:
-        refusal = self.refusal(request, websocket=False)
-        if refusal is not None:
-            log.warning("refused %s: %s", request.remote, refusal)
-            return web.Response(status=403, text=f"{refusal}\n", headers=_PAGE_HEADERS)
         page = index_html(
             base_url=self.options.base_url,
             static_path="/static/",
@@ -124,10 +185,6 @@ class DashboardServer:
         return web.Response(text=page, content_type="text/html", headers=_PAGE_HEADERS)
 
     async def websocket(self, request: web.Request) -> web.StreamResponse:
-        refusal = self.refusal(request, websocket=True)
-        if refusal is not None:
-            log.warning("refused %s: %s", request.remote, refusal)
-            return web.Response(status=403, text=f"{refusal}\n")
         if len(self.sessions) >= self.options.max_sessions:
             log.warning("refused %s: %d sessions already open", request.remote, len(self.sessions))
             return web.Response(

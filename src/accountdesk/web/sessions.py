@@ -10,7 +10,8 @@ with the process; this subclass decides how the process is started and ended:
   mark it gone in the shared file);
 - on the sandbox, without the operator's ``ACCOUNTDESK_API_KEY`` and
   ``ACCOUNTDESK_API_SECRET``: a live credential must not be prefilled in a
-  demo page (where anyone watching could press "Show");
+  demo page (where anyone watching could press "Show"); never with the
+  page's token (``ACCOUNTDESK_SERVE_TOKEN``);
 - ended in bounded time: asked to quit, killed when it does not, and waited
   for, so no process outlives its session or the server.
 """
@@ -30,6 +31,8 @@ from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
 from accountdesk.core.paths import DATA_DIR_VARIABLE
+
+from .options import TOKEN_VARIABLE
 
 __all__ = ["CREDENTIAL_VARIABLES", "DATA_DIR_VARIABLE", "DashboardSession"]
 
@@ -80,6 +83,8 @@ class DashboardSession(AppService):
     def environment(self, width: int, height: int) -> dict[str, str]:
         """The process's environment: textual-serve's (web driver, size) and ours."""
         environment: dict[str, str] = self._build_environment(width=width, height=height)
+        # The page's token is the server's: a dashboard has no use for it.
+        environment.pop(TOKEN_VARIABLE, None)
         if self.data_dir is not None:
             for name in CREDENTIAL_VARIABLES:
                 environment.pop(name, None)
