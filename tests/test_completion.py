@@ -68,7 +68,7 @@ printf '%s\\n' "${{COMPREPLY[@]}}"
 @pytest.mark.skipif(shutil.which("bash") is None, reason="no bash on this machine")
 def test_bash_completes_commands_flags_choices_and_files(tmp_path: Path) -> None:
     script = tmp_path / "accountdesk.bash"
-    script.write_text(completion_script("bash"), encoding="utf-8")
+    script.write_text(completion_script(build_parser(), "bash"), encoding="utf-8")
     (tmp_path / "room.toml").write_text("", encoding="utf-8")
     assert _bash_complete(script, ["accountdesk", "sa"], tmp_path) == ["sandbox"]
     assert "--tenants" in _bash_complete(script, ["accountdesk", "sandbox", "--te"], tmp_path)

@@ -54,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "completion":
             from accountdesk.completion_command import run_completion
 
-            return run_completion(args.shell)
+            return run_completion(build_parser(), args.shell)
         if args.command == "demo":
             from accountdesk.demo_command import run_demo
 

@@ -47,21 +47,22 @@ def _complete_paths(parser: argparse.ArgumentParser, files: Any, folders: Any) -
                 _complete_paths(child, files, folders)
 
 
-def completion_script(shell: str) -> str:
-    """The completion script for ``shell`` (ImportError without shtab)."""
+def completion_script(parser: argparse.ArgumentParser, shell: str) -> str:
+    """The completion script of ``parser`` for ``shell`` (ImportError without shtab).
+
+    The parser is handed in (the command's own, ``cli_parser.build_parser()``)
+    rather than imported: the parser module adds this command to itself.
+    """
     import shtab
 
-    from accountdesk.cli_parser import build_parser
-
-    parser = build_parser()
     _complete_paths(parser, shtab.FILE, shtab.DIRECTORY)
     return str(shtab.complete(parser, shell=shell))
 
 
-def run_completion(shell: str) -> int:
+def run_completion(parser: argparse.ArgumentParser, shell: str) -> int:
     """Print the script; exit status 2 (one line naming the extra) without shtab."""
     try:
-        script = completion_script(shell)
+        script = completion_script(parser, shell)
     except ImportError as error:
         print(
             f"accountdesk: completion needs {error.name or 'shtab'}, which the dashboard's "
