@@ -276,6 +276,11 @@ def test_screenshot_writer_makes_an_svg_per_screen(tmp_path: Path) -> None:
     svg = path.read_text()
     assert path.name == "account.svg" and svg.startswith("<svg")
     assert "Northwind" in svg and "SANDBOX" in svg
+    # The README and the manual show screenshots/: drawn again, the same picture.
+    committed = Path(__file__).resolve().parents[2] / "screenshots" / "account.svg"
+    assert svg == committed.read_text(), (
+        "screenshots/ is stale: run accountdesk screenshots screenshots/"
+    )
 
 
 def test_help_keeps_paths_whole_and_explains_the_screenshot_folder(
@@ -296,7 +301,7 @@ def test_help_keeps_paths_whole_and_explains_the_screenshot_folder(
     assert "folder to write the SVG files into" in text
 
 
-def test_help_lists_every_environment_variable_the_app_reads_and_the_readme_names(
+def test_help_lists_every_environment_variable_the_app_reads_and_the_manual_names(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     import re
@@ -310,8 +315,11 @@ def test_help_lists_every_environment_variable_the_app_reads_and_the_readme_name
     shown = capsys.readouterr().out
     generated = [name for name, _ in environment_variables()] + [DATA_DIR_VARIABLE]
     assert [name for name in generated if name not in shown] == []
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    named = set(re.findall(r"\bACCOUNTDESK_[A-Z_]+[A-Z]\b", readme))
+    root = Path(__file__).resolve().parents[2]
+    manual = "".join(
+        page.read_text() for page in [root / "README.md", *(root / "docs").rglob("*.md")]
+    )
+    named = set(re.findall(r"\bACCOUNTDESK_[A-Z_]+[A-Z]\b", manual))
     assert named and sorted(name for name in named if name not in shown) == []
 
 

@@ -38,7 +38,7 @@ Decisions beyond the README (the contract leaves them "not shown"):
 - Tenants (``tenants=True``): a world per ``trainee_<name>`` key (429
   ``AC-929`` past ``max_tenants``), each built from the same packs.
 - Scenario users come from packs (``scenarios``): the shipped default pack,
-  then the trainer's; see :mod:`.packs` and docs/scenario-packs.md.
+  then the trainer's; see :mod:`.packs` and docs/trainer/scenario-packs.md.
 """
 
 from __future__ import annotations
