@@ -41,7 +41,9 @@ def _cell(text: str) -> str:
 
 def _escape(text: str) -> str:
     """Plain text made inert for Markdown (the service's words hold `*`, `_`, `<`, brackets)."""
-    return re.sub(r"([\\`*_{}\[\]<>#|])", r"\\\1", " ".join(text.split()))
+    # Python-Markdown escapes these with a backslash; "<" only as an entity.
+    escaped = re.sub(r"([\\`*_{}\[\]>#])", r"\\\1", " ".join(text.split()))
+    return escaped.replace("<", "&lt;")
 
 
 def _code(text: str) -> str:
@@ -246,7 +248,9 @@ def errors_page() -> str:
                 f"| [{spec.code}](#{anchor}) | {status} | {_cell(_escape(spec.condition))} |"
             )
     for kind in FAILURE_GUIDANCE:
-        lines.append(f"| [{kind}](#{kind}) | none | a failure without a code |")
+        # The first sentence of its meaning, as `accountdesk explain` lists it.
+        meaning = FAILURE_GUIDANCE[kind].meaning.split(". ")[0].rstrip(".") + "."
+        lines.append(f"| [{kind}](#{kind}) | none | {_cell(_escape(meaning))} |")
     lines.append("")
     for title, specs in groups:
         lines += [f"## {title}", ""]
@@ -555,7 +559,8 @@ def http_page() -> str:
         "by `accountdesk sandbox --openapi`, for import into Postman or Posting; the",
         "decisions behind it are in [The sandbox](../developer/sandbox.md).",
         "",
-        *_escape(document["info"]["description"]).split(" \\` "),
+        # The document's own description is Markdown already (OpenAPI's CommonMark).
+        *document["info"]["description"].strip().splitlines(),
         "",
     ]
     by_tag: dict[str, list[str]] = {}
