@@ -145,6 +145,9 @@ def keys_page() -> str:
         "[Settings and profiles](../operator/settings.md)); a key marked *(fixed)* has",
         "no id. Keys not in the key bar are still in F1 help and the command palette.",
         "",
+        # The support agent's Keys page includes the tables from here (pymdownx.snippets).
+        "<!-- --8<-- [start:tables] -->",
+        "",
         "## Everywhere",
         "",
         *table,
@@ -176,6 +179,7 @@ def keys_page() -> str:
             *rows,
             "",
         ]
+    lines += ["<!-- --8<-- [end:tables] -->"]
     return "\n".join(lines)
 
 
