@@ -84,3 +84,26 @@ def test_the_settings_guide_describes_every_setting() -> None:
     described = set(re.findall(r"^\| `\[?(\w+)", guide, re.M))
     fields = {name for name in Settings.model_fields if name != "ignored_keys"}
     assert fields - described == set()
+
+
+def test_the_sandbox_guide_describes_every_flag_of_the_sandbox_command() -> None:
+    # The developer's table says what each flag does beyond its help line; a
+    # new flag must get its row there too.
+    import argparse
+
+    from accountdesk.cli_parser import build_parser
+
+    [commands] = [
+        action
+        for action in build_parser()._actions
+        if isinstance(action, argparse._SubParsersAction)
+    ]
+    flags = {
+        option
+        for action in commands.choices["sandbox"]._actions
+        for option in action.option_strings
+        if option.startswith("--") and option != "--help"
+    }
+    guide = (ROOT / "docs" / "developer" / "sandbox.md").read_text(encoding="utf-8")
+    described = set(re.findall(r"^\| `(--[\w-]+)", guide, re.M))
+    assert flags - described == set()
