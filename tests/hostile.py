@@ -1,6 +1,6 @@
 """A hostile Account Data Service on a real loopback socket, for client and app tests.
 
-It speaks the sandbox's wire format (README, "Wire format") and hands out a
+It speaks the sandbox's wire format (docs/developer/sandbox.md, "Wire format") and hands out a
 valid token, but each *mode* turns one fault on::
 
     with HostileServer("escapes") as base_url:              # every path

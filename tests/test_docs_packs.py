@@ -1,4 +1,4 @@
-"""docs/scenario-packs.md stays true: its complete example loads, its lists are the code's."""
+"""docs/trainer/scenario-packs.md stays true: its complete example loads, its lists are the code's."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from accountdesk.sandbox import load_scenarios
 from accountdesk.sandbox.pack_models import ENDPOINT_NAMES
 from accountdesk.sandbox.records import CATEGORIES
 
-DOC = Path(__file__).parents[1] / "docs" / "scenario-packs.md"
+DOC = Path(__file__).parents[1] / "docs" / "trainer" / "scenario-packs.md"
 
 
 def _blocks() -> list[str]:

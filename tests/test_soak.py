@@ -54,7 +54,7 @@ def test_two_minutes_of_soak_leave_nothing_behind(tmp_path: Path) -> None:
     assert rows["soak_unexpected"].passed and rows["soak_store"].passed
     assert rows["soak_rss"].passed is not memory
     if memory:
-        # Known, and reported (README, "Soak"): in two minutes Textual's render
+        # Known, and reported (docs/developer/performance.md, "Soak"): in two minutes Textual's render
         # caches (Strip, FIFOCache) are still filling, and resident memory steps
         # up at each connection drop (a burst of error toasts); over 30 minutes
         # the heap is level after the warm-up but RSS keeps those steps (freed,

@@ -7,7 +7,8 @@ explain [CODE]`` says what an error code means and what to do next;
 ``accountdesk serve`` shows the dashboard in a browser (``accountdesk.web``);
 ``accountdesk demo`` runs guided tours on a fresh embedded sandbox;
 ``accountdesk scenarios`` checks scenario packs and ``accountdesk record``
-makes one from a live user.
+makes one from a live user; ``accountdesk completion SHELL`` prints a
+shell completion script.
 
 Every mistake on the command line or in the config file is one line,
 ``accountdesk: <where>: <problem>``, and exit status 2: never a traceback.
@@ -29,7 +30,7 @@ __all__ = ["build_parser", "main"]
 _APP_EXTRA = "pip install 'accountdesk[app]'"
 
 #: Commands a top-level ``--scenarios`` would mean nothing to.
-_NO_PACKS = ("screenshots", "explain", "serve", "demo", "scenarios")
+_NO_PACKS = ("screenshots", "explain", "serve", "demo", "scenarios", "completion")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,6 +51,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return explain(args.code)
         if args.command == "serve":
             return _serve_web(args)
+        if args.command == "completion":
+            from accountdesk.completion_command import run_completion
+
+            return run_completion(build_parser(), args.shell)
         if args.command == "demo":
             from accountdesk.demo_command import run_demo
 

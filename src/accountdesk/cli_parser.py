@@ -249,9 +249,10 @@ def build_parser() -> argparse.ArgumentParser:
         "Without a code, list them all.",
     )
     explain.add_argument("code", nargs="?", help="AC-nnn, nnn, or a failure kind")
-    from accountdesk import demo_command, record_command, scenarios_command
+    from accountdesk import completion_command, demo_command, record_command, scenarios_command
 
     demo_command.add_parser(commands)
     scenarios_command.add_parser(commands)
     record_command.add_parser(commands)
+    completion_command.add_parser(commands)
     return parser

@@ -32,7 +32,7 @@ def add_parser(commands: Any) -> None:
     scenarios = commands.add_parser(
         "scenarios",
         help="check scenario packs (your own cases), print their JSON Schema",
-        description="Scenario packs are TOML files of sandbox users (docs/scenario-packs.md).",
+        description="Scenario packs are TOML files of sandbox users (docs/trainer/scenario-packs.md).",
     )
     actions = scenarios.add_subparsers(dest="scenarios_command", metavar="ACTION")
     check = actions.add_parser(

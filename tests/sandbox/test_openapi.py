@@ -90,7 +90,7 @@ def test_no_operation_lists_a_code_the_contract_does_not_give_it(document: dict)
         assert extra - decided <= set(SANDBOX_CODES), (endpoint.name, extra)
         # Every operation may meet the body limit, a crash and the connection cap.
         assert {"AC-913", "AC-950", "AC-953"} <= extra
-    # The one service code used beyond the contract, as the README decided.
+    # The one service code used beyond the contract, as the manual records (docs/developer/sandbox.md).
     assert SANDBOX_EXTRAS["resolve_mfa"] == ("AC-109",)
     # Rule 2 of 7.3 gives balance the AC-102 its row of 7.2 leaves out.
     assert set(codes_of(endpoints.BALANCE)) == {*ENDPOINT_ERRORS["get_balance"], "AC-102"}

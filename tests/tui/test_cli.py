@@ -279,6 +279,11 @@ def test_screenshot_writer_makes_an_svg_per_screen(tmp_path: Path) -> None:
     svg = path.read_text()
     assert path.name == "account.svg" and svg.startswith("<svg")
     assert "Northwind" in svg and "SANDBOX" in svg
+    # The README and the manual show screenshots/: drawn again, the same picture.
+    committed = Path(__file__).resolve().parents[2] / "screenshots" / "account.svg"
+    assert svg == committed.read_text(), (
+        "screenshots/ is stale: run accountdesk screenshots screenshots/"
+    )
 
 
 def test_help_keeps_paths_whole_and_explains_the_screenshot_folder(
@@ -299,7 +304,7 @@ def test_help_keeps_paths_whole_and_explains_the_screenshot_folder(
     assert "folder to write the SVG files into" in text
 
 
-def test_help_lists_every_environment_variable_the_app_reads_and_the_readme_names(
+def test_help_lists_every_environment_variable_the_app_reads_and_the_manual_names(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     import re
@@ -313,8 +318,11 @@ def test_help_lists_every_environment_variable_the_app_reads_and_the_readme_name
     shown = capsys.readouterr().out
     generated = [name for name, _ in environment_variables()] + [DATA_DIR_VARIABLE]
     assert [name for name in generated if name not in shown] == []
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    named = set(re.findall(r"\bACCOUNTDESK_[A-Z_]+[A-Z]\b", readme))
+    root = Path(__file__).resolve().parents[2]
+    manual = "".join(
+        page.read_text() for page in [root / "README.md", *(root / "docs").rglob("*.md")]
+    )
+    named = set(re.findall(r"\bACCOUNTDESK_[A-Z_]+[A-Z]\b", manual))
     assert named and sorted(name for name in named if name not in shown) == []
 
 

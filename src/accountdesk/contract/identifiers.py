@@ -1,6 +1,6 @@
 """The sandbox's rule for user ids, written once for the sandbox and the dashboard.
 
-The contract shows no syntax for ``user_id``; the sandbox decides one (README,
+The contract shows no syntax for ``user_id``; the sandbox decides one (docs/developer/sandbox.md,
 "Scenario users"): 1 to 64 of ``A-Z a-z 0-9 _ . -``, but not ``.`` or ``..``.
 It is the sandbox's rule, not the service's: on a live service only the
 client's path-safety rules apply (``user@bank.example`` must be accepted

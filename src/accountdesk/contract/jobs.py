@@ -1,7 +1,7 @@
 """The job vocabulary of the wire format: kinds and statuses.
 
 The contract names the three kinds of job but shows no payloads; these values
-are the README's wire format. Declared here, once, because both the client's
+are the sandbox's wire format (docs/developer/sandbox.md). Declared here, once, because both the client's
 models and the sandbox's engine speak them and neither may import the other.
 """
 

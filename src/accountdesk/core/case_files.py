@@ -81,7 +81,7 @@ def case_pack_text(
     """A pack holding ``user``: a new one (``existing`` None), or ``existing`` with it added."""
     if existing is None:
         header = [
-            "accountdesk scenario pack (docs/scenario-packs.md). Serve it with:",
+            "accountdesk scenario pack (docs/trainer/scenario-packs.md). Serve it with:",
             "  accountdesk sandbox --scenarios THIS_FILE",
             "",
             *_header(user),

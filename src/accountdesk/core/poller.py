@@ -53,7 +53,7 @@ log = logging.getLogger(__name__)
 DEFAULT_INTERVAL = 1.0
 #: Polls in flight at once, across all jobs.
 DEFAULT_CONCURRENCY = 8
-#: A job unfinished this long after it was tracked is no longer polled (README).
+#: A job unfinished this long after it was tracked is no longer polled (docs/developer/architecture.md, "Polling").
 DEFAULT_GIVE_UP_AFTER = dt.timedelta(minutes=30)
 #: A pollable job whose last answer is older than this reads "stale".
 DEFAULT_STALE_AFTER = dt.timedelta(seconds=15)

@@ -59,7 +59,7 @@ __all__ = [
 ]
 
 ENV_PREFIX = "ACCOUNTDESK_"
-#: The embedded sandbox's public demo credential (README, "Credentials"). Not
+#: The embedded sandbox's public demo credential (docs/developer/sandbox.md, "Credentials"). Not
 #: imported from the sandbox package: no sandbox module may load before the
 #: first frame; a test checks the two agree.
 SANDBOX_API_KEY = "sandbox_key"

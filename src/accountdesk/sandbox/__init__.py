@@ -4,9 +4,9 @@
 uvicorn; ``embedded_transport()`` serves it in-process on a thread of its own;
 ``openapi_document()`` describes it. Importing this package, or any module but
 :mod:`.api` and :mod:`.embedded`, imports neither the web framework nor
-httpx. Behaviour and wire format: README, "The sandbox".
+httpx. Behaviour and wire format: docs/developer/sandbox.md.
 
-Decisions beyond the README (the contract leaves them "not shown"):
+Decisions beyond that page (the contract leaves them "not shown"):
 
 - Identity and transactions reads answer data whether or not a job ran;
   transaction dates count back from the day the sandbox started.
@@ -38,7 +38,7 @@ Decisions beyond the README (the contract leaves them "not shown"):
 - Tenants (``tenants=True``): a world per ``trainee_<name>`` key (429
   ``AC-929`` past ``max_tenants``), each built from the same packs.
 - Scenario users come from packs (``scenarios``): the shipped default pack,
-  then the trainer's; see :mod:`.packs` and docs/scenario-packs.md.
+  then the trainer's; see :mod:`.packs` and docs/trainer/scenario-packs.md.
 """
 
 from __future__ import annotations

@@ -155,7 +155,7 @@ class SandboxEngine:
     # -- POST /token ----------------------------------------------------------
 
     def issue_token(self, api_key: object, api_secret: object) -> dict[str, Any]:
-        """Exchange a key and secret for a bearer token (README, "Wire format")."""
+        """Exchange a key and secret for a bearer token (docs/developer/sandbox.md, "Wire format")."""
         if not (
             isinstance(api_key, str) and isinstance(api_secret, str) and api_key and api_secret
         ):

@@ -159,7 +159,7 @@ class Job:
         self.updated_at = at
 
     def record(self, now: dt.datetime) -> dict[str, Any]:
-        """The job object of the wire format (README, "Wire format"), read at ``now``."""
+        """The job object of the wire format (docs/developer/sandbox.md, "Wire format"), read at ``now``."""
         error: dict[str, str] | None = None
         if self.error_code is not None:
             spec = known_spec(self.error_code)

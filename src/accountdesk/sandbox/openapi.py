@@ -7,7 +7,7 @@ the catalogue (exact status, exact message as an example), so the document
 changes when the contract does. An error's code is any ``AC-nnn`` (contract
 7.1 allows codes no table lists, such as ``AC-204``); the codes known for a
 status are its examples, never a closed set. What the contract
-leaves "not shown" and the sandbox decided (README, "Wire format") is written
+leaves "not shown" and the sandbox decided (docs/developer/sandbox.md, "Wire format") is written
 once below, as data: the schemas of the bodies, which body each operation
 takes and answers, and the control endpoints. Links lead from each job start
 to the job and its MFA answer and resolve, which is what stateful testing
@@ -73,7 +73,7 @@ _SUCCESS = {
 _REQUEST_BODY = {ep.TOKEN.name: "TokenRequest", ep.MFA_ANSWER.name: "MfaAnswer"}
 #: Codes an operation may answer beyond the contract: a full training room at
 #: sign-in; and an unknown job on resolve, which the contract lists no code for
-#: and the sandbox answers like the MFA answer endpoint does (README, "Wire
+#: and the sandbox answers like the MFA answer endpoint does (docs/developer/sandbox.md, "Wire
 #: format": AC-109 on either).
 SANDBOX_EXTRAS: dict[str, tuple[str, ...]] = {
     ep.TOKEN.name: ("AC-929",),

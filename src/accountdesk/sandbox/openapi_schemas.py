@@ -1,4 +1,4 @@
-"""The wire format's bodies as JSON Schema (README, "Wire format"), written once.
+"""The wire format's bodies as JSON Schema (docs/developer/sandbox.md, "Wire format"), written once.
 
 Data for :mod:`.openapi`: every schema the sandbox's answers and requests
 follow, and the sandbox's rule for user ids spelt as a pattern. Standard
@@ -57,7 +57,7 @@ USER_ID: Json = {
 #: A character Python's str.strip() keeps: JSON Schema's \s is narrower.
 _NOT_BLANK = r"[^\s\x1c-\x1f\x85]"
 
-#: The wire format's bodies (README, "Wire format"), each written once.
+#: The wire format's bodies (docs/developer/sandbox.md, "Wire format"), each written once.
 SCHEMAS: dict[str, Json] = {
     "ErrorEnvelope": _object(
         ["error"], error=_object(["code", "message"], code=_CODE, message=_STRING)

@@ -1,6 +1,6 @@
 """The scenario pack format: pydantic models of a pack file, and its JSON Schema.
 
-A pack is a TOML file (docs/scenario-packs.md has the whole format and an
+A pack is a TOML file (docs/trainer/scenario-packs.md has the whole format and an
 example). These models are the format: :mod:`.packs` reads a file through
 them, ``accountdesk scenarios schema`` prints :func:`pack_schema` (generated
 from them) so an editor can check a pack as it is typed, and the recorder

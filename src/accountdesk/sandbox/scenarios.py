@@ -2,7 +2,7 @@
 
 Scenario users are data (:mod:`.scenario`, read from packs by
 :mod:`.packs`). :data:`SCENARIO_USERS` and :data:`CREDENTIALS` are the
-shipped default pack's, read on first use (README, "Scenario users"), so
+shipped default pack's, read on first use (docs/developer/sandbox.md, "Scenario users"), so
 importing the engine reads no pack; :func:`catalogue` is ``GET
 /_sandbox/scenarios``. Standard library only at import.
 """
@@ -106,7 +106,7 @@ def catalogue(
 ) -> dict[str, list[dict[str, str]]]:
     """The answer of ``GET /_sandbox/scenarios``: users and credentials, in order.
 
-    The sandbox's secrets are public demo values (they are in the README, and
+    The sandbox's secrets are public demo values (they are in the manual, and
     a pack's are the trainer's to hand out), so this one answer may carry them.
     """
     shipped = shipped_scenarios() if users is None or credentials is None else None

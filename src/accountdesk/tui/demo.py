@@ -49,9 +49,32 @@ class DemoHost(App[None]):
     """Guided tours and the sandbox panel (see the module docstring)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space,enter", "tour('next')", show=False, priority=True, id="tour_next"),
-        Binding("backspace", "tour('repeat')", show=False, priority=True, id="tour_repeat"),
-        Binding("escape", "tour('leave')", show=False, priority=True, id="tour_leave"),
+        # Tooltips only: the tour's caption shows these keys, so no description
+        # puts them in the key bar; the manual's key tables read the tooltips.
+        Binding(
+            "space,enter",
+            "tour('next')",
+            show=False,
+            priority=True,
+            id="tour_next",
+            tooltip="During a tour: perform the next step",
+        ),
+        Binding(
+            "backspace",
+            "tour('repeat')",
+            show=False,
+            priority=True,
+            id="tour_repeat",
+            tooltip="During a tour: perform the last step again",
+        ),
+        Binding(
+            "escape",
+            "tour('leave')",
+            show=False,
+            priority=True,
+            id="tour_leave",
+            tooltip="During a tour: leave it; the app stays where it is",
+        ),
         Binding(
             "f4",
             "sandbox_panel",
