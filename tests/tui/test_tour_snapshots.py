@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tour_helpers import demo_app, every_job_polled, run_to_last_step, started
+from tour_helpers import demo_app, every_job_polled, press, run_to_last_step, started
 
 from accountdesk.core.tours import shipped_tours
 
@@ -94,3 +94,23 @@ def test_tour_picker_at_80x24(snap_compare: Any, tmp_path: Path) -> None:
 
     app = demo_app(tmp_path, list(TOURS.values()))
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+@pytest.mark.anyio
+async def test_a_toast_in_a_tour_stands_clear_of_the_caption(tmp_path: Path) -> None:
+    # Step 2 of sign-in says "look at the toast, top right": the caption holds
+    # the bottom, where toasts stand elsewhere, and the toast drew over its text.
+    from textual.widgets._toast import Toast
+
+    from accountdesk.tui.tour import CaptionPanel
+
+    app = demo_app(tmp_path, TOURS["sign-in"])
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        runner = await started(pilot)
+        await press(pilot, runner, "space")
+        await pilot.pause()
+        (toast,) = app.screen.query(Toast)
+        caption = app.screen.query_one(CaptionPanel)
+        assert "AC-101" in str(toast.render())
+        assert toast.region.bottom <= caption.region.y, (toast.region, caption.region)
+        assert toast.region.y >= 1  # below the header and its badge
