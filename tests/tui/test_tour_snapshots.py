@@ -98,8 +98,8 @@ def test_tour_picker_at_80x24(snap_compare: Any, tmp_path: Path) -> None:
 
 @pytest.mark.anyio
 async def test_a_toast_in_a_tour_stands_clear_of_the_caption(tmp_path: Path) -> None:
-    # Step 2 of sign-in says "look at the toast, top right": the caption holds
-    # the bottom, where toasts stand elsewhere, and the toast drew over its text.
+    # Step 2 of sign-in says "look at the toast": the caption holds the bottom
+    # right, where toasts stand elsewhere, and the toast drew over its words.
     from textual.widgets._toast import Toast
 
     from accountdesk.tui.tour import CaptionPanel

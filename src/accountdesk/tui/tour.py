@@ -4,7 +4,7 @@
 :class:`~accountdesk.tui.driver.Driver`, see :mod:`.tour_steps`) and shows
 each step's caption in a :class:`CaptionPanel`, docked above the key bar of
 whatever screen is on top (dialogs included), so the part of the screen the
-step is about stays in view and the toasts (top right) stay clear. The words
+step is about stays in view; the toasts stand just above it. The words
 come from :mod:`accountdesk.core.tour_captions`.
 
 Keys (the app binds them, with priority, and asks :func:`tour_key`): Space
@@ -87,6 +87,17 @@ class CaptionPanel(Static, can_focus=True):
     # Styled by styles/tour.tcss, one of the app's own sheets (DemoHost): it
     # also tightens the MFA dialog under a caption, which a widget's default
     # sheet could not (the screen's own sheet would win).
+
+    def on_resize(self) -> None:
+        # Toasts stand at the bottom right (app.tcss), where this panel is:
+        # there they would hide its words. They stand just above it instead,
+        # however tall the step's caption (its height changes step by step).
+        for rack in self.screen.query("ToastRack"):
+            rack.styles.margin = (0, 0, self.outer_size.height + 1, 0)
+
+    def on_unmount(self) -> None:
+        for rack in self.screen.query("ToastRack"):
+            rack.styles.clear_rule("margin")  # back to app.tcss's place
 
     def show_caption(self, caption: Caption) -> None:
         # Tour files are a person's text, catalogue texts are ours: all of it
