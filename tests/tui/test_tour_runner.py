@@ -242,7 +242,7 @@ async def test_a_step_goes_back_to_where_it_can_run(tmp_path: Path) -> None:
 async def test_the_picker_starts_the_chosen_tour(tmp_path: Path) -> None:
     app = demo_app(tmp_path, shipped_tours())
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.pause()
+        await picker_shown(pilot)
         assert isinstance(app.screen, TourPickerScreen)
         titles = widget_text(app.screen.query_one(OptionList), " ")
         assert all(tour.title in titles for tour in shipped_tours())
@@ -251,11 +251,22 @@ async def test_the_picker_starts_the_chosen_tour(tmp_path: Path) -> None:
         assert runner.tour.id == shipped_tours()[1].id
 
 
+async def picker_shown(pilot: Any) -> None:
+    """Until the picker the app pushes after its first frame is up (not one pause: a
+    loaded machine, or shorter idle waits, took the sign-in screen for it)."""
+    for _ in range(200):
+        if isinstance(pilot.app.screen, TourPickerScreen) and pilot.app.screen.is_mounted:
+            await pilot.pause()
+            return
+        await pilot.pause()
+    raise AssertionError(f"no tour picker; the screen is {pilot.app.screen!r}")
+
+
 async def test_the_picker_scrolls_to_the_highlighted_tour_at_80x24(tmp_path: Path) -> None:
     # Seven tours do not fit in 24 rows: the list scrolls, never runs under the border.
     app = demo_app(tmp_path, shipped_tours())
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await pilot.pause()
+        await picker_shown(pilot)
         box, tours = app.screen.query_one("#tour-picker"), app.screen.query_one(OptionList)
         assert tours.region.bottom <= box.content_region.bottom
         for title in (tour.title for tour in shipped_tours()[1:]):
@@ -268,7 +279,7 @@ async def test_the_picker_scrolls_to_the_highlighted_tour_at_80x24(tmp_path: Pat
 async def test_esc_in_the_picker_leaves_the_app_to_be_used_by_hand(tmp_path: Path) -> None:
     app = demo_app(tmp_path, shipped_tours())
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.pause()
+        await picker_shown(pilot)
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, LoginScreen) and current_tour(app) is None
