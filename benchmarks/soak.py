@@ -158,11 +158,15 @@ async def run_soak(plan: SoakPlan, home: Path, server: SoakServer) -> SoakRecord
     _watch_toasts(app, desk, record, clock)
     checks: list[asyncio.TimerHandle] = []
 
+    # The files and jobs of the service and key signed in with
+    # (core.paths.AppDirs.state_dir), kept from sign-in: the last check comes
+    # after the app quit, when the desk has signed out.
+    signed_in: list[tuple[Path, Any]] = []
+
     def check_store() -> None:
-        desk.tracker.save()  # what the app has not written yet, as sign-out would
-        tracked = {job.key for job in desk.tracker.jobs}
-        # The files of the service and key signed in with (core.paths.AppDirs.state_dir).
-        folder = desk.dirs.state_dir(desk.service_key, desk.signed_in_as)
+        folder, tracker = signed_in[0]
+        tracker.save()  # what the app has not written yet, as sign-out would
+        tracked = {job.key for job in tracker.jobs}
         found = store_problems(folder, desk.service_key, tracked, USER_ID)
         record.store_problems += [f"{clock():.0f} s: {problem}" for problem in found]
 
@@ -235,6 +239,7 @@ async def run_soak(plan: SoakPlan, home: Path, server: SoakServer) -> SoakRecord
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         watch = FrameWatch(app)
         await Driver(app, pilot.pause).sign_in()
+        signed_in.append((desk.dirs.state_dir(*desk.state_key), desk.tracker))
         helpers = [asyncio.create_task(work()) for work in (top_up, sample, drops)]
         try:
             await press_keys(watch)
