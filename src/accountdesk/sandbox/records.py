@@ -13,6 +13,8 @@ import json
 import random
 import threading
 import zlib
+from collections.abc import Iterator
+from itertools import islice
 from typing import Any
 
 from .clock import wire_time
@@ -25,6 +27,7 @@ __all__ = [
     "generated_transactions",
     "identity_record",
     "transactions_json",
+    "transactions_pieces",
 ]
 
 #: Rows serialised per json.dumps call (see transactions_json).
@@ -140,6 +143,12 @@ def generated_transactions(
     The draws are the same whatever the options, so a plan without options
     gives exactly the list the sandbox always gave (snapshots rely on it).
     """
+    return list(_generated_rows(user_id, plan, newest))
+
+
+def _generated_rows(
+    user_id: str, plan: GeneratedTransactions, newest: dt.date
+) -> Iterator[dict[str, Any]]:
     # crc32, not hash(): str hashes are salted per process.
     seed = plan.seed if plan.seed is not None else zlib.crc32(user_id.encode())
     rng = random.Random(seed)
@@ -147,7 +156,6 @@ def generated_transactions(
     # Roughly four a day for a big history, about one a day for a small one.
     span_days = plan.days if plan.days is not None else max(count // 4, 60)
     income, spending = _pools(plan)
-    rows = []
     for index in range(count):
         credit = rng.random() < 0.08
         pool = income if (credit and income) or not spending else spending
@@ -157,25 +165,22 @@ def generated_transactions(
         cents = rng.randint(low, high)
         if pool is spending:
             cents = -cents
-        rows.append(
-            {
-                "transaction_id": f"txn_{index + 1:06d}",
-                "date": (newest - dt.timedelta(days=index * span_days // count)).isoformat(),
-                "amount": _cents(cents),
-                "description": description,
-                "category": category,
-                # The two newest have not posted yet, as on a real statement.
-                "pending": index < 2,
-            }
-        )
-    return rows
+        yield {
+            "transaction_id": f"txn_{index + 1:06d}",
+            "date": (newest - dt.timedelta(days=index * span_days // count)).isoformat(),
+            "amount": _cents(cents),
+            "description": description,
+            "category": category,
+            # The two newest have not posted yet, as on a real statement.
+            "pending": index < 2,
+        }
 
 
-def _transactions(scenario: Scenario, newest: dt.date) -> list[dict[str, Any]]:
+def _transactions(scenario: Scenario, newest: dt.date) -> Iterator[dict[str, Any]]:
     plan = scenario.transactions
     if isinstance(plan, GeneratedTransactions):
-        return generated_transactions(scenario.user_id, plan, newest)
-    return [_listed(row, newest) for row in plan]
+        return _generated_rows(scenario.user_id, plan, newest)
+    return (_listed(row, newest) for row in plan)
 
 
 def _listed(row: dict[str, Any], newest: dt.date) -> dict[str, Any]:
@@ -187,50 +192,108 @@ def _listed(row: dict[str, Any], newest: dt.date) -> dict[str, Any]:
     return {key: sent[key] for key in _ROW_KEYS if key in sent}
 
 
-def transactions_json(scenario: Scenario, newest: dt.date) -> bytes:
-    """``GET /accounts/{user_id}/transactions`` as UTF-8 JSON, newest first.
+def transactions_pieces(scenario: Scenario, newest: dt.date) -> Iterator[bytes]:
+    """``GET /accounts/{user_id}/transactions`` as UTF-8 JSON, newest first, in pieces.
 
-    Returned as bytes because the engine caches it: 100,000 rows are built and
-    serialised once, not on every read. Serialised :data:`ROWS_PER_DUMPS` rows
-    at a time, the same bytes as one ``json.dumps``: one call over 100,000 rows
-    is a second of C code holding the GIL, which would freeze the caller's
-    loop even with the sandbox on a thread of its own (the embedded transport).
+    :data:`ROWS_PER_DUMPS` rows are drawn and serialised per piece, so the
+    first rows can be on the wire a few milliseconds after the read, while
+    the rest are still being drawn; the pieces joined are one
+    ``json.dumps`` of the record. Small pieces also keep each stretch of C
+    code that holds the GIL short, for the caller's loop (the embedded
+    transport runs the sandbox in a thread of the app).
     """
     options: dict[str, Any] = {"separators": (",", ":"), "ensure_ascii": False}
-    rows = _transactions(scenario, newest)
     head = json.dumps(
         {"user_id": scenario.user_id, "currency": scenario.transactions_currency}, **options
     )
-    batches = (
-        json.dumps(rows[start : start + ROWS_PER_DUMPS], **options)[1:-1]
-        for start in range(0, len(rows), ROWS_PER_DUMPS)
-    )
-    return f'{head[:-1]},"transactions":[{",".join(batches)}]}}'.encode()
+    opening = f'{head[:-1]},"transactions":['
+    rows = _transactions(scenario, newest)
+    while batch := list(islice(rows, ROWS_PER_DUMPS)):
+        yield (opening + json.dumps(batch, **options)[1:-1]).encode()
+        opening = ","
+    yield b"]}" if opening == "," else (opening + "]}").encode()
+
+
+def transactions_json(scenario: Scenario, newest: dt.date) -> bytes:
+    """The whole body of :func:`transactions_pieces`."""
+    return b"".join(transactions_pieces(scenario, newest))
+
+
+class _Body:
+    """One user's body as it is built, piece by piece, in a thread of its own."""
+
+    def __init__(self, pieces: Iterator[bytes]) -> None:
+        self._pieces: list[bytes] = []
+        self._done = False
+        self._error: Exception | None = None
+        self._grown = threading.Condition()
+        threading.Thread(
+            target=self._build, args=(pieces,), name="sandbox-transactions", daemon=True
+        ).start()
+
+    def _build(self, pieces: Iterator[bytes]) -> None:
+        try:
+            for piece in pieces:
+                with self._grown:
+                    self._pieces.append(piece)
+                    self._grown.notify_all()
+        except Exception as exc:  # noqa: BLE001 (a reader raises it rather than wait forever)
+            self._error = exc
+        finally:
+            with self._grown:
+                self._done = True
+                self._grown.notify_all()
+
+    def pieces(self) -> Iterator[bytes]:
+        """Every piece, the built ones at once, the others as they are built."""
+        taken = 0
+        while True:
+            with self._grown:
+                while taken >= len(self._pieces) and not self._done:
+                    self._grown.wait()
+                if self._error is not None:
+                    raise RuntimeError("the transactions could not be built") from self._error
+                new = self._pieces[taken:]
+            if not new:
+                return
+            taken += len(new)
+            yield from new
 
 
 class TransactionCache:
     """Each user's transactions as JSON bytes, built once and shared by every world.
 
     Shared because a tenant's ``user_bulk`` is the same 14 MB as everyone
-    else's; built under a lock of its own, so a slow build holds up no
-    world, only another reader of the same list.
+    else's. Built in a thread of its own on the first read (or
+    :meth:`prepare`), and read while it grows: the first rows of
+    ``user_bulk`` go out at once, not after its half-second build; no world
+    waits for it, only its readers.
     """
 
     def __init__(self, newest: dt.date) -> None:
         self.newest = newest
-        self._built: dict[str, bytes] = {}
+        self._built: dict[str, _Body] = {}
         self._lock = threading.Lock()
 
+    def prepare(self, scenario: Scenario) -> None:
+        """Start building ``scenario``'s body now, ahead of its first read."""
+        self._body(scenario)
+
+    def _body(self, scenario: Scenario) -> _Body:
+        with self._lock:
+            body = self._built.get(scenario.user_id)
+            if body is None:
+                body = _Body(transactions_pieces(scenario, self.newest))
+                self._built[scenario.user_id] = body
+            return body
+
+    def pieces(self, scenario: Scenario) -> Iterator[bytes]:
+        """``GET /accounts/{user_id}/transactions`` for ``scenario``, as it is built."""
+        return self._body(scenario).pieces()
+
     def get(self, scenario: Scenario) -> bytes:
-        """``GET /accounts/{user_id}/transactions`` for ``scenario``."""
-        built = self._built.get(scenario.user_id)
-        if built is None:
-            with self._lock:
-                built = self._built.get(scenario.user_id)
-                if built is None:
-                    built = transactions_json(scenario, self.newest)
-                    self._built[scenario.user_id] = built
-        return built
+        """``GET /accounts/{user_id}/transactions`` for ``scenario``, whole."""
+        return b"".join(self.pieces(scenario))
 
 
 #: Every category the generator knows (a pack's ``categories`` picks among them).
