@@ -15,6 +15,9 @@ if TYPE_CHECKING:
 
 __all__ = ["TransactionReads"]
 
+#: A batch this small is appended on the loop (a thread hop costs more than the work).
+INLINE_ROWS = 2_000
+
 
 class TransactionReads:
     """Transactions for :class:`~accountdesk.core.desk.Desk` (a base of it)."""
@@ -70,7 +73,10 @@ class TransactionReads:
         data = TransactionData.streaming()
         batches = 0
         async for batch in client.stream_transaction_columns(user_id):
-            await asyncio.to_thread(data.append, batch)
+            if len(batch) < INLINE_ROWS:  # the first few rows: no thread hop before they show
+                data.append(batch)
+            else:
+                await asyncio.to_thread(data.append, batch)
             batches += 1
             yield data
         data.complete = True

@@ -29,7 +29,7 @@ import logging
 import math
 import random
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from accountdesk.contract import endpoints as ep
@@ -200,7 +200,7 @@ class SandboxEngine:
         """All transactions as JSON bytes, built once per user and cached."""
         return b"".join(self.transaction_pieces(token, user_id))
 
-    def transaction_pieces(self, token: str | None, user_id: str) -> Iterator[bytes]:
+    def transaction_pieces(self, token: str | None, user_id: str) -> records.Pieces:
         """:meth:`get_transactions` in pieces, the first at once (errors raised here, first)."""
         return self._world(ep.TRANSACTIONS_READ, token, user_id).transactions(user_id)
 

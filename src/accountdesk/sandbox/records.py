@@ -8,10 +8,12 @@ decimal strings, never floats. Standard library only.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 import random
 import threading
+import time
 import zlib
 from collections.abc import Iterator
 from itertools import islice
@@ -272,37 +274,86 @@ class _Body:
         self._done = False
         self._error: Exception | None = None
         self._grown = threading.Condition()
-        threading.Thread(
-            target=self._build, args=(pieces,), name="sandbox-transactions", daemon=True
-        ).start()
+        # The first piece here, on the reader's call: its rows go out at once,
+        # whatever else holds the GIL; the rest in a thread of their own.
+        self._add(pieces, 1)
+        if not self._done:
+            threading.Thread(
+                target=self._add, args=(pieces,), name="sandbox-transactions", daemon=True
+            ).start()
 
-    def _build(self, pieces: Iterator[bytes]) -> None:
+    def _add(self, pieces: Iterator[bytes], count: int | None = None) -> None:
+        """Build ``count`` pieces (None: every one left), then say done unless more may come."""
+        added = 0
         try:
-            for piece in pieces:
+            for piece in islice(pieces, count):
                 with self._grown:
                     self._pieces.append(piece)
                     self._grown.notify_all()
+                added += 1
+                # The GIL to whoever waits (the reader, the app's loop) between pieces.
+                time.sleep(0)
+            if added == count:
+                return  # more may come: the thread goes on
         except Exception as exc:  # noqa: BLE001 (a reader raises it rather than wait forever)
             self._error = exc
-        finally:
-            with self._grown:
-                self._done = True
-                self._grown.notify_all()
+        with self._grown:
+            self._done = True
+            self._grown.notify_all()
 
-    def pieces(self) -> Iterator[bytes]:
+    def pieces(self) -> Pieces:
         """Every piece, the built ones at once, the others as they are built."""
-        taken = 0
-        while True:
-            with self._grown:
-                while taken >= len(self._pieces) and not self._done:
-                    self._grown.wait()
-                if self._error is not None:
-                    raise RuntimeError("the transactions could not be built") from self._error
-                new = self._pieces[taken:]
-            if not new:
-                return
-            taken += len(new)
-            yield from new
+        return Pieces(self)
+
+    def after(self, taken: int, *, wait: bool) -> list[bytes] | None:
+        """The pieces after the first ``taken`` (waiting for one if ``wait``); None: no more."""
+        with self._grown:
+            while wait and taken >= len(self._pieces) and not self._done:
+                self._grown.wait()
+            if self._error is not None:
+                raise RuntimeError("the transactions could not be built") from self._error
+            if taken < len(self._pieces):
+                return self._pieces[taken:]
+            return None if self._done else []
+
+
+class Pieces:
+    """A body's pieces, to iterate (blocking) or async-iterate (built pieces without a thread).
+
+    An ASGI server reads the async way: the pieces already built go out
+    straight from its loop; only a wait for the next one goes to a thread.
+    """
+
+    def __init__(self, body: _Body) -> None:
+        self._body = body
+        self._taken = 0
+        self._ready: list[bytes] = []
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self
+
+    def __next__(self) -> bytes:
+        if not self._ready:
+            more = self._body.after(self._taken, wait=True)
+            if not more:
+                raise StopIteration
+            self._taken += len(more)
+            self._ready = more[::-1]
+        return self._ready.pop()
+
+    def __aiter__(self) -> Pieces:
+        return self
+
+    async def __anext__(self) -> bytes:
+        if not self._ready:
+            more = self._body.after(self._taken, wait=False)
+            if more == []:  # still being built: wait for it in a thread, not on the loop
+                more = await asyncio.to_thread(self._body.after, self._taken, wait=True)
+            if not more:
+                raise StopAsyncIteration
+            self._taken += len(more)
+            self._ready = more[::-1]
+        return self._ready.pop()
 
 
 class TransactionCache:
@@ -332,7 +383,7 @@ class TransactionCache:
                 self._built[scenario.user_id] = body
             return body
 
-    def pieces(self, scenario: Scenario) -> Iterator[bytes]:
+    def pieces(self, scenario: Scenario) -> Pieces:
         """``GET /accounts/{user_id}/transactions`` for ``scenario``, as it is built."""
         return self._body(scenario).pieces()
 

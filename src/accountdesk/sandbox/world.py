@@ -23,7 +23,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,7 +112,7 @@ class World:
         with self.lock:
             return records.identity_record(self._check(ep.IDENTITY_READ, user_id))
 
-    def transactions(self, user_id: str) -> Iterator[bytes]:
+    def transactions(self, user_id: str) -> records.Pieces:
         """``GET .../transactions`` as pieces of JSON, as they are built (checked first)."""
         with self.lock:
             scenario = self._check(ep.TRANSACTIONS_READ, user_id)

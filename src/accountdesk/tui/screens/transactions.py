@@ -37,6 +37,7 @@ from textual.widgets import Input, Static
 
 from accountdesk.client import AccountDataError
 from accountdesk.core.date_range import DateRangeProblem, parse_date_range
+from accountdesk.core.desk_transactions import INLINE_ROWS
 from accountdesk.core.transaction_texts import (
     count_text,
     failure_text,
@@ -187,8 +188,11 @@ transactions job on the account screen first if the list is empty.
 
     async def _ready(self, data: TransactionData) -> None:
         """What showing ``data`` needs, done off the UI's loop: widths, the index a reload keeps."""
-        # Reads every distinct text of the new rows once.
-        await asyncio.to_thread(data.content_widths, cell_len)
+        # Reads every distinct text of the new rows once (the first few on the loop).
+        if data is self._arriving or len(data) > INLINE_ROWS:
+            await asyncio.to_thread(data.content_widths, cell_len)
+        else:
+            data.content_widths(cell_len)
         old = self.view
         if data is not self._arriving:
             self._arriving = data
