@@ -58,7 +58,7 @@ __all__ = ["TransactionsScreen"]
 #: Seconds of quiet typing before the filter applies.
 FILTER_DEBOUNCE = 0.25
 #: Seconds between redraws of the table and its count while rows stream in.
-PROGRESS_EVERY = 0.25
+PROGRESS_EVERY = 0.5
 SORT_KEYS = Binding.Group("Sort", compact=True)
 
 
@@ -201,11 +201,17 @@ transactions job on the account screen first if the list is empty.
                 await asyncio.to_thread(data.index)
 
     def on_transactions_arrived(self, message: TransactionsArrived) -> None:
-        if self.view is not None and self.view.data is message.data:
+        data = message.data
+        if self.view is not None and self.view.data is data:
             self.view.grown()
             self._view_changed()
         else:
-            self._show(message.data)
+            self._show(data)
+        if data.complete and data.indexed:
+            # Each batch dropped the index's sorted orders: the usual ones again.
+            self._warm_orders_of(data)
+        elif data.complete and (table := self.query_one(TransactionTable)).has_painted(table.view):
+            self._start_index(data)  # (else once painted: on_transaction_table_painted)
 
     def _show(self, data: TransactionData) -> None:
         """A new view of ``data``, keeping the sort, filter and dates of the one before."""
@@ -237,8 +243,11 @@ transactions job on the account screen first if the list is empty.
             self._start_index(message.view.data)
 
     def _start_index(self, data: TransactionData) -> None:
+        # Not while rows stream in: extending it batch by batch slowed the
+        # read; a key pressed meanwhile builds it for the rows so far.
         if (
-            data.indexed
+            not data.complete
+            or data.indexed
             or data is self._indexing
             or self.view is None
             or self.view.data is not data
@@ -257,13 +266,13 @@ transactions job on the account screen first if the list is empty.
     def _index(self, data: TransactionData) -> None:
         # After the first page is painted: sorting and filtering need it, the
         # first paint does not (it yields the GIL between chunks).
-        index = data.index()
+        data.index()
         self.post_message(TransactionsIndexed())
-        # The sorts a person reaches for first, while they read the first page
-        # (NumPy's sort lets the GIL go, so the UI does not wait for them).
-        for column in ("amount", "date"):
-            for reverse in (False, True):
-                index.order(column, reverse)
+        data.warm_orders()
+
+    @work(exclusive=True, exit_on_error=False, group="transactions-orders", thread=True)
+    def _warm_orders_of(self, data: TransactionData) -> None:
+        data.warm_orders()
 
     def on_transactions_indexed(self) -> None:
         self.draw_summary()
