@@ -47,7 +47,7 @@ from accountdesk.core.transaction_texts import (
 from accountdesk.core.transactions import COLUMNS, TransactionData, TransactionView
 from accountdesk.tui.messages import ServiceFailed
 from accountdesk.tui.resources import styles_path
-from accountdesk.tui.screens.transactions_export import CsvExport
+from accountdesk.tui.transactions_export import CsvExport
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
 from accountdesk.tui.widgets.transaction_table import TransactionTable

@@ -1,4 +1,4 @@
-"""The transactions screen's CSV export: ``s`` writes the rows shown to a file."""
+"""The transactions screen's CSV export (its base class, beside DeskScreen): ``s`` saves the rows shown."""
 
 from __future__ import annotations
 
