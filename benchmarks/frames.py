@@ -86,6 +86,25 @@ class FrameWatch:
             raise TimeoutError(f"{key!r}: no frame with the awaited state in {within} s") from None
         return painted - started
 
+    async def press_each(self, key: str, *conditions: Condition, within: float = 60) -> list[float]:
+        """Seconds from handing ``key`` to the driver to the first frame where each condition holds.
+
+        One press, several moments of it (first rows, then the complete table).
+        """
+        loop = asyncio.get_running_loop()
+        futures: list[asyncio.Future[float]] = []
+        for condition in conditions:
+            future: asyncio.Future[float] = loop.create_future()
+            self._waiters.append((condition, future))
+            futures.append(future)
+        started = time.perf_counter()
+        send_key(self.app, key)
+        try:
+            painted = await asyncio.wait_for(asyncio.gather(*futures), within)
+        except TimeoutError:
+            raise TimeoutError(f"{key!r}: no frame with the awaited state in {within} s") from None
+        return [moment - started for moment in painted]
+
     async def quiet(self, seconds: float = 0.1, within: float = 30) -> None:
         """Wait until no frame has been painted for ``seconds`` (the app is idle)."""
         deadline = time.perf_counter() + within

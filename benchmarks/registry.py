@@ -46,7 +46,14 @@ def load_all() -> dict[str, Benchmark]:
     import importlib
 
     # Importing registers; this order is the order of the table.
-    modules = ("bench_startup", "bench_bulk", "bench_polling", "bench_client", "bench_sandbox")
+    modules = (
+        "bench_startup",
+        "bench_bulk",
+        "bench_stream",
+        "bench_polling",
+        "bench_client",
+        "bench_sandbox",
+    )
     for module in (*modules, "bench_soak"):
         importlib.import_module(f"{__package__}.{module}")
 

@@ -290,3 +290,32 @@ async def test_a_job_that_never_finishes_is_given_up_and_can_be_revived(tmp_path
     assert s.client.calls == []
     assert await s.round(force=True) == 1  # r on the jobs screen polls it again
     assert not tracked.given_up
+
+
+class ManualTicks(AsyncioScheduler):
+    """Polls run on asyncio; the timer never fires (the test calls the ticks)."""
+
+    def call_later(self, delay: float, callback: Any) -> Any:
+        return asyncio.get_running_loop().call_later(10**6, callback)
+
+
+async def test_a_thousand_jobs_stay_live_within_the_bound_and_the_rate(tmp_path: Path) -> None:
+    client, clock, scheduler = FakeClient(), Clock(), ManualTicks()
+    tracker = JobTracker(Store(), tmp_path / "jobs.json", "sandbox")
+    poller = JobPoller(tracker, scheduler, Listener(), clock, interval=1.0, concurrency=8)
+    poller.start(client)  # type: ignore[arg-type]
+    ids = [f"job_{n}" for n in range(1000)]
+    for job_id in ids:
+        client.script(job_id, job(job_id, "in_progress"))
+        tracker.track(job(job_id), "user_good", clock())
+    seconds = 60
+    for _ in range(seconds):
+        clock.advance(1)
+        poller._tick()
+        await scheduler.wait()
+        assert poller.stale_count(clock()) == 0
+    assert client.max_in_flight <= 8 and client.max_same_job == 1
+    assert set(client.calls) == set(ids)  # every job answered, none left behind
+    # The rate holds: the first round, then about max_rate a second.
+    assert len(client.calls) <= 1000 + seconds * poller.max_rate
+    poller.stop()

@@ -76,7 +76,7 @@ def test_transactions_are_serialised_in_batches_byte_for_byte(
         {
             "user_id": "user_bulk",
             "currency": "USD",
-            "transactions": records._transactions(scenario, START.date()),
+            "transactions": list(records._transactions(scenario, START.date())),
         },
         separators=(",", ":"),
         ensure_ascii=False,

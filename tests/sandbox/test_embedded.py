@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
-from collections.abc import AsyncIterator, MutableMapping
+from collections.abc import AsyncIterator, Iterator, MutableMapping
 from typing import Any
 
 import httpx
@@ -29,13 +30,13 @@ async def test_the_callers_loop_keeps_running_while_a_bulk_read_is_served(
     # loop, the ticker never gets a turn and the wait gives up: released False.
     release = threading.Event()
     released: list[bool] = []
-    build = records.transactions_json
+    build = records.transactions_pieces
 
-    def build_when_released(*args: Any) -> bytes:
+    def build_when_released(*args: Any) -> Iterator[bytes]:
         released.append(release.wait(timeout=30))
-        return build(*args)
+        yield from build(*args)
 
-    monkeypatch.setattr(records, "transactions_json", build_when_released)
+    monkeypatch.setattr(records, "transactions_pieces", build_when_released)
     ticks = 0
 
     async def ticker() -> None:
@@ -148,3 +149,42 @@ async def test_a_cancelled_caller_cancels_the_request_in_the_sandbox() -> None:
         with pytest.raises(asyncio.CancelledError):
             await request
         assert await asyncio.to_thread(cancelled.wait, 30)
+
+
+async def test_an_answer_is_read_while_the_sandbox_still_builds_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The build stops after its first piece until the caller has read it: on
+    # ASGITransport (which waits for the whole body) the read never returns.
+    first_read = threading.Event()
+    build = records.transactions_pieces
+
+    def build_after_first_read(*args: Any) -> Iterator[bytes]:
+        pieces = build(*args)
+        yield next(pieces)
+        assert first_read.wait(timeout=30)
+        yield from pieces
+
+    monkeypatch.setattr(records, "transactions_pieces", build_after_first_read)
+    transport = embedded_transport(clock=FrozenClock(START), ids=1, bulk_transactions=BULK)
+    async with httpx.AsyncClient(transport=transport, base_url=BASE_URL) as http:
+        headers = await bearer(http)
+        async with http.stream("GET", "/accounts/user_bulk/transactions", headers=headers) as got:
+            chunks = got.aiter_raw()
+            first = await anext(chunks)
+            assert first.startswith(b'{"user_id":"user_bulk"') and b"txn_000001" in first
+            first_read.set()
+            body = first + b"".join([chunk async for chunk in chunks])
+    assert len(json.loads(body)["transactions"]) == BULK
+
+
+async def test_an_app_failing_in_the_middle_of_an_answer_drops_it() -> None:
+    async def failing_app(scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"{", "more_body": True})
+        raise RuntimeError("boom")
+
+    transport = EmbeddedTransport(failing_app)
+    async with httpx.AsyncClient(transport=transport, base_url=BASE_URL) as http:
+        with pytest.raises(httpx.ReadError):
+            await http.get("/")

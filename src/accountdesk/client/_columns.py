@@ -203,6 +203,7 @@ def _fill_columns(
     descriptions: list[str],
     categories: list[str | None],
     pending: list[bool],
+    offset: int = 0,
 ) -> bool:
     """Check whole columns (as decoded by msgspec) and take them over; False if any fails.
 
@@ -225,7 +226,7 @@ def _fill_columns(
     # Lengths (1 to 256) were checked by the decoder.
     if any(map(str.isspace, ids)) or "." in ids or ".." in ids:
         return False
-    _check_ids(ids)
+    _check_ids(ids, offset)
     columns.transaction_ids = ids
     columns.dates = _none_as_empty(dates)
     columns.amounts = amounts
@@ -260,20 +261,20 @@ def _none_as_empty(column: list[str | None]) -> list[str]:
     return ["" if value is None else value for value in column]
 
 
-def _fill_checked(columns: TransactionColumns, rows: list[Any]) -> None:
+def _fill_checked(columns: TransactionColumns, rows: list[Any], offset: int = 0) -> None:
     try:
-        _fill_rows(columns, rows)
+        _fill_rows(columns, rows, offset)
     except ColumnsError:
         # The ids of the rows before are checked as a column (below), so an
         # earlier bad id is still the first problem reported.
-        _check_ids(columns.transaction_ids)
+        _check_ids(columns.transaction_ids, offset)
         raise
-    _check_ids(columns.transaction_ids)
+    _check_ids(columns.transaction_ids, offset)
     _make_inert(columns.descriptions)
     _make_inert(columns.categories)
 
 
-def _fill_rows(columns: TransactionColumns, rows: list[Any]) -> None:
+def _fill_rows(columns: TransactionColumns, rows: list[Any], offset: int = 0) -> None:
     ids, dates, amounts = columns.transaction_ids, columns.dates, columns.amounts
     descriptions, categories, pending = columns.descriptions, columns.categories, columns.pending
     known_dates: set[str] = set()
@@ -284,7 +285,7 @@ def _fill_rows(columns: TransactionColumns, rows: list[Any]) -> None:
         categories.append,
         pending.append,
     )
-    for index, row in enumerate(rows):
+    for index, row in enumerate(rows, start=offset):
         if type(row) is not dict:
             raise ColumnsError(f"transactions.{index}", "not an object")
         get = row.get
@@ -345,11 +346,11 @@ def _lax_bool(value: object, index: int) -> bool:
     raise ColumnsError(f"transactions.{index}.pending", "not true or false")
 
 
-def _check_ids(ids: list[str]) -> None:
+def _check_ids(ids: list[str], offset: int = 0) -> None:
     joined = "".join(ids)
     # Non-ASCII ids may be too long once percent-encoded; controls are refused.
     if not joined.isascii() or has_unsafe_characters(joined):
-        for index, tid in enumerate(ids):
+        for index, tid in enumerate(ids, start=offset):
             problem = service_id_problem(tid)
             if problem is not None:
                 raise ColumnsError(f"transactions.{index}.transaction_id", problem)

@@ -33,7 +33,15 @@ from ._redact import LOGGER_NAME, SecretRegistry, redact
 from ._responses import service_code
 from ._retry import RetryPolicy, transport_reason
 from ._sanitise import service_text
-from ._wire import Answer, Deadline, JsonBody, cut_frames, merged_headers, read_capped
+from ._wire import (
+    Answer,
+    Deadline,
+    JsonBody,
+    OpenAnswer,
+    cut_frames,
+    merged_headers,
+    read_capped,
+)
 from .errors import MalformedResponseError, NotAuthorizedError, TransportError
 
 logger = logging.getLogger(LOGGER_NAME)
@@ -86,8 +94,14 @@ class Session:
         body: JsonBody | None = None,
         authenticated: bool = True,
         headers: Mapping[str, str | SecretStr] | None = None,
+        keep_open: bool = False,
     ) -> Answer:
-        """One call: the final answer (any status), or TransportError / ResponseTooLargeError."""
+        """One call: the final answer (any status), or TransportError / ResponseTooLargeError.
+
+        ``keep_open``: a 2xx answer is an :class:`OpenAnswer` whose body is
+        still to be read (the caller reads it and closes it); other answers
+        are read whole, as always, for their error.
+        """
         attempt = 1
         stale: SecretStr | None = None
         replayed = False
@@ -99,7 +113,9 @@ class Session:
                 else:
                     authorization = await self.tokens.renew(stale, deadline)
             try:
-                answer = await self._attempt(method, path, deadline, body, authorization, headers)
+                answer = await self._attempt(
+                    method, path, deadline, body, authorization, headers, keep_open=keep_open
+                )
             except (httpx.TransportError, _AttemptTimedOut) as exc:
                 maybe_retry = (
                     self.policy.retries_exception(method, exc)
@@ -154,6 +170,8 @@ class Session:
         body: JsonBody | None,
         authorization: SecretStr | None,
         headers: Mapping[str, str | SecretStr] | None,
+        *,
+        keep_open: bool = False,
     ) -> Answer:
         budget = min(self.attempt_timeout, deadline.remaining())
         if budget <= 0:
@@ -168,6 +186,8 @@ class Session:
         try:
             async with scope:
                 response = await self.http.send(request, stream=True)
+                if keep_open and response.is_success:
+                    return OpenAnswer(response)
                 try:
                     # Straight into an Answer (its repr hides the body): the
                     # bytes of a token answer never sit in a local here.

@@ -22,6 +22,7 @@ __all__ = [
     "Answer",
     "Deadline",
     "JsonBody",
+    "OpenAnswer",
     "ResponseTooLargeError",
     "cut_frames",
     "read_capped",
@@ -102,6 +103,19 @@ class Answer:
         return f"<Answer {self.status_code}: {len(self._content)} bytes>"
 
 
+class OpenAnswer(Answer):
+    """A 2xx answer whose body is still on the wire: ``response`` to read, then close."""
+
+    __slots__ = ("response",)
+
+    def __init__(self, response: httpx.Response) -> None:
+        super().__init__(response.status_code, response.headers, b"")
+        self.response = response
+
+    def __repr__(self) -> str:
+        return f"<OpenAnswer {self.status_code}>"
+
+
 async def read_capped(
     response: httpx.Response, limit: int, describe: Callable[[], tuple[str, str]]
 ) -> bytes:
@@ -110,10 +124,8 @@ async def read_capped(
     ``Content-Length`` over the limit is refused before reading. The caller
     closes the response. ``describe`` gives (method, path) for the error.
     """
-    declared = response.headers.get("Content-Length", "")
-    encoded = response.headers.get("Content-Encoding", "identity") != "identity"
-    if declared.isdigit() and not encoded and int(declared) > limit:
-        raise _too_large(response.status_code, limit, describe)
+    if too_large_declared(response, limit):
+        raise too_large(response.status_code, limit, describe)
     buffer = _Buffer()
     chunks = response.aiter_bytes()
     # No loop variable: a chunk of a token answer must not sit in a local
@@ -124,11 +136,18 @@ async def read_capped(
         except StopAsyncIteration:
             break
         if buffer.size > limit:
-            raise _too_large(response.status_code, limit, describe)
+            raise too_large(response.status_code, limit, describe)
     return buffer.take()
 
 
-def _too_large(
+def too_large_declared(response: httpx.Response, limit: int) -> bool:
+    """Whether ``response`` says (``Content-Length``, not encoded) it is larger than ``limit``."""
+    declared = response.headers.get("Content-Length", "")
+    encoded = response.headers.get("Content-Encoding", "identity") != "identity"
+    return declared.isdigit() and not encoded and int(declared) > limit
+
+
+def too_large(
     status: int, limit: int, describe: Callable[[], tuple[str, str]]
 ) -> ResponseTooLargeError:
     method, path = describe()

@@ -23,6 +23,7 @@ from ._retry import RetryPolicy
 from ._sandbox import SandboxControl
 from ._session import Session
 from ._token_answer import token_problem
+from ._transaction_stream import stream_columns
 from ._urls import normalise_base_url
 from ._wire import Deadline, JsonBody
 from .errors import JobWatchTimeout, MalformedResponseError
@@ -285,6 +286,20 @@ class AccountDataClient:
         if len(answer.content) > PARSE_IN_THREAD_BYTES:
             return await asyncio.to_thread(columns_of, answer, path, self._registry)
         return columns_of(answer, path, self._registry)
+
+    def stream_transaction_columns(self, user_id: str) -> AsyncIterator[TransactionColumns]:
+        """``GET /accounts/{user_id}/transactions`` as batches of columns, as they arrive.
+
+        The answer of :meth:`get_transaction_columns`, cut into batches (the
+        first of a few rows, then ~1 MB each) decoded and checked by the same
+        rules; each batch carries ``user_id`` and ``currency`` as known so far.
+        A bad row raises :class:`~accountdesk.client.MalformedResponseError`
+        naming it, an answer cut short
+        :class:`~accountdesk.client.StreamInterruptedError` saying after how
+        many rows: the batches before either are good.
+        """
+        path = build_path(endpoints.TRANSACTIONS_READ, user_id=user_id)
+        return stream_columns(self._session, path, self._registry)
 
     async def get_job(self, user_id: str, job_id: str) -> Job:
         """``GET /accounts/{user_id}/job/{job_id}``: a job of any kind."""

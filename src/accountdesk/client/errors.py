@@ -303,6 +303,28 @@ class TransportError(AccountDataError):
         )
 
 
+class StreamInterruptedError(TransportError):
+    """A streamed answer stopped part way: dropped, timed out, or past the size cap.
+
+    The batches before it were handed out and stay good; ``rows`` says how
+    many, ``received`` how many bytes of the body arrived.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        detail: str,
+        *,
+        rows: int,
+        received: int,
+        method: str = "",
+        path: str = "",
+    ) -> None:
+        super().__init__(reason, detail, method=method, path=path)
+        self.rows = rows
+        self.received = received
+
+
 class InvalidIdentifierError(AccountDataError, ValueError):
     """A path parameter was refused client-side (empty, blank, ``.`` or ``..``).
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 from .transaction_cache import TransactionCache, TransactionKey
@@ -12,6 +14,9 @@ if TYPE_CHECKING:
     from .transactions import TransactionData
 
 __all__ = ["TransactionReads"]
+
+#: A batch this small is appended on the loop (a thread hop costs more than the work).
+INLINE_ROWS = 2_000
 
 
 class TransactionReads:
@@ -51,3 +56,32 @@ class TransactionReads:
         if self._client is client:
             self.transactions.put(key, data)
         return data
+
+    async def stream_transactions(self, user_id: str) -> AsyncIterator[TransactionData]:
+        """A user's transactions read afresh, batch by batch as they arrive.
+
+        Yields the same :class:`~.transactions.TransactionData` after each
+        batch is appended (in a worker thread: its index, once built, grows
+        with it); ``complete`` turns True, and the data is cached, once the
+        read ends. Raises the client's errors; what was yielded before stays
+        good (and is not cached: it is not the whole list).
+        """
+        from .transactions import TransactionData
+
+        key = TransactionKey(*self.state_key, user_id)
+        client = self.client
+        data = TransactionData.streaming()
+        batches = 0
+        async for batch in client.stream_transaction_columns(user_id):
+            if len(batch) < INLINE_ROWS:  # the first few rows: no thread hop before they show
+                data.append(batch)
+            else:
+                await asyncio.to_thread(data.append, batch)
+            batches += 1
+            yield data
+        data.complete = True
+        if not batches:  # an empty list may come without a batch
+            yield data
+        # Signed out (or in again) meanwhile: this read belongs to no session.
+        if self._client is client:
+            self.transactions.put(key, data)

@@ -4,11 +4,17 @@ Like dolphie's worker manager, :class:`JobPoller` owns its timer and its
 workers and knows what state it is in:
 
 - ``STOPPED``: not signed in; nothing runs.
-- ``LIVE``: a one-shot timer ticks every ``interval``; each tick starts a poll
-  for every due job that has none in flight (at most ``concurrency`` at once)
-  and only then re-arms, so ticks never pile up. Polls run concurrently, each
-  bounded by the client's whole-request deadline, so one slow job never
-  stalls the others; a job never has two polls in flight.
+- ``LIVE``: a one-shot timer ticks every ``interval``; a tick starts a round
+  over every due job that has none in flight, at most ``concurrency`` polls
+  at once (the per-service bound): each poll that ends starts the next of
+  the round, so a round of 1,000 jobs takes as long as the service needs,
+  not 125 ticks. The tick only then re-arms, so ticks never pile up. Polls
+  run concurrently, each bounded by the client's whole-request deadline, so
+  one slow job never stalls the others; a job never has two polls in flight.
+- Many jobs share a rate: at most ``max_rate`` polls a second on average.
+  Past ``max_rate * interval`` jobs each job is polled every
+  ``jobs / max_rate`` seconds (its *period*), and a job reads stale when
+  its answer is ``stale_after`` older than that period says it should be.
 - ``PAUSED``: the user paused polling; nothing new starts.
 
 ``held`` (a modal dialog is open; counted, as dialogs stack) is orthogonal:
@@ -29,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
@@ -55,8 +62,10 @@ DEFAULT_INTERVAL = 1.0
 DEFAULT_CONCURRENCY = 8
 #: A job unfinished this long after it was tracked is no longer polled (docs/developer/architecture.md, "Polling").
 DEFAULT_GIVE_UP_AFTER = dt.timedelta(minutes=30)
-#: A pollable job whose last answer is older than this reads "stale".
+#: A pollable job whose last answer is older than this reads "stale" (plus its period).
 DEFAULT_STALE_AFTER = dt.timedelta(seconds=15)
+#: Polls a second, on average, at most: 1,000 jobs are each polled every 25 s.
+DEFAULT_MAX_RATE = 40.0
 BACKOFF_BASE = 1.0
 BACKOFF_CAP = 30.0
 
@@ -139,6 +148,7 @@ class JobPoller:
         concurrency: int = DEFAULT_CONCURRENCY,
         give_up_after: dt.timedelta = DEFAULT_GIVE_UP_AFTER,
         stale_after: dt.timedelta = DEFAULT_STALE_AFTER,
+        max_rate: float = DEFAULT_MAX_RATE,
     ) -> None:
         self.tracker = tracker
         self.scheduler = scheduler
@@ -148,6 +158,10 @@ class JobPoller:
         self.concurrency = max(1, concurrency)
         self.give_up_after = give_up_after
         self.stale_after = stale_after
+        self.max_rate = max(max_rate, 0.001)
+        #: Seconds between two polls of one job (see the module docstring); set each tick.
+        self.period = interval
+        self._round: deque[TrackedJob] = deque()
         self.state = PollerState.STOPPED
         self._holds = 0
         self._client: AccountDataClient | None = None
@@ -173,6 +187,7 @@ class JobPoller:
         for work in self._in_flight.values():
             work.cancel()
         self._in_flight.clear()
+        self._round.clear()
         for job in self.tracker.jobs:
             job.in_flight_since = None
 
@@ -217,8 +232,14 @@ class JobPoller:
             return True
         if self.state is PollerState.LIVE and not self.held:
             seen = job.last_poll_at or job.tracked_at
-            return seen is not None and now - seen > self.stale_after
+            return seen is not None and now - seen > self._stale_limit()
         return False
+
+    def _stale_limit(self) -> dt.timedelta:
+        if self.period <= self.interval:
+            return self.stale_after
+        # Many jobs: an answer is as old as the period by design; stale is overdue.
+        return self.stale_after + dt.timedelta(seconds=self.period)
 
     def stale_count(self, now: dt.datetime) -> int:
         return sum(1 for job in self.tracker.pollable() if self.is_stale(job, now))
@@ -242,7 +263,20 @@ class JobPoller:
             return self._launch(self.tracker.due(self.clock()), limit=None)
         if self.state is not PollerState.LIVE or self.held:
             return 0
-        return self._launch(self.tracker.due(self.clock()), limit=self.concurrency)
+        if not self._round:
+            self._round = deque(self.tracker.due(self.clock()))
+        return self._next_of_round()
+
+    def _next_of_round(self) -> int:
+        """Start the round's next polls, up to the bound; how many started."""
+        room = self.concurrency - len(self._in_flight)
+        ready: list[TrackedJob] = []
+        while self._round and len(ready) < room:
+            job = self._round.popleft()
+            # Finished, gone or polled by force since the round began: skipped.
+            if job.key not in self._in_flight and (job.is_pollable or job.legacy):
+                ready.append(job)
+        return self._launch(ready, limit=None) if ready else 0
 
     def _arm(self) -> None:
         self._disarm()
@@ -259,6 +293,7 @@ class JobPoller:
         if self.state is not PollerState.LIVE:
             return
         self._give_up_overdue()
+        self.period = max(self.interval, len(self.tracker.pollable()) / self.max_rate)
         self.poll_now()
         if self.tracker.unsaved:
             self.tracker.save()
@@ -300,6 +335,7 @@ class JobPoller:
         except AccountDataError as error:
             outcome = error
         finally:
+            started = job.in_flight_since
             if generation == self._generation:
                 self._in_flight.pop(job.key, None)
                 job.in_flight_since = None
@@ -309,6 +345,11 @@ class JobPoller:
             self._failed(job, outcome)
         else:
             self._answered(job, outcome)
+            if self.period > self.interval and started is not None and job.is_pollable:
+                # Its share of the rate: due again one period after this poll began.
+                job.next_poll_at = started + dt.timedelta(seconds=self.period)
+        if self.state is PollerState.LIVE and not self.held:
+            self._next_of_round()
 
     def _answered(self, tracked: TrackedJob, job: Job) -> None:
         if tracked.legacy:  # an earlier version's job, and this key may see it: ours now

@@ -13,7 +13,9 @@ with one gather; a date range compares day numbers. Totals are exact:
 integer cents when every amount has at most two decimals, else ``Decimal``.
 
 Built once per download (:meth:`TransactionData.index`), in a worker thread
-after the first page is painted; the build gives the GIL back between
+after the first page is painted, and grown batch by batch while a streamed
+read goes on (:meth:`TransactionIndex.extend`: the arrays double their room
+rather than being copied per batch); the build gives the GIL back between
 chunks, so the UI keeps answering meanwhile.
 """
 
@@ -52,20 +54,56 @@ def _chunked(
     return out
 
 
+class _Growing:
+    """A NumPy array that rows are added to: room doubles, so adding is linear overall."""
+
+    def __init__(self, dtype: npt.DTypeLike) -> None:
+        self._room: npt.NDArray[Any] = np.empty(0, dtype=dtype)
+        self.count = 0
+
+    def add(self, values: npt.NDArray[Any]) -> None:
+        needed = self.count + len(values)
+        if needed > len(self._room):
+            room = np.empty(max(needed, 2 * len(self._room), 1024), dtype=self._room.dtype)
+            room[: self.count] = self._room[: self.count]
+            self._room = room
+        self._room[self.count : needed] = values
+        self.count = needed
+
+    @property
+    def values(self) -> npt.NDArray[Any]:
+        """The rows so far (a view: rows added later do not show in it)."""
+        return self._room[: self.count]
+
+
 class TextColumn:
     """A text column as codes into its distinct values, in order of first appearance."""
 
-    def __init__(self, values: Sequence[str]) -> None:
-        self.uniques: list[str] = list(dict.fromkeys(values))
-        position = {text: i for i, text in enumerate(self.uniques)}
-        self.codes = _chunked(position.__getitem__, values, np.int32)
-        self._folded: list[str] | None = None
+    def __init__(self, values: Sequence[str] = ()) -> None:
+        self.uniques: list[str] = []
+        self._position: dict[str, int] = {}
+        self._codes = _Growing(np.int32)
+        self._folded: list[str] = []
+        self.extend(values)
+
+    def extend(self, values: Sequence[str]) -> None:
+        """Add rows (new texts get the next codes)."""
+        position, uniques = self._position, self.uniques
+        for text in dict.fromkeys(values):
+            if text not in position:
+                position[text] = len(uniques)
+                uniques.append(text)
+        self._codes.add(_chunked(position.__getitem__, values, np.int32))
+
+    @property
+    def codes(self) -> Rows:
+        return self._codes.values
 
     @property
     def folded(self) -> list[str]:
         """The distinct texts casefolded (what sorting and the filter compare)."""
-        if self._folded is None:
-            self._folded = [text.casefold() for text in self.uniques]
+        if len(self._folded) < len(self.uniques):
+            self._folded += [text.casefold() for text in self.uniques[len(self._folded) :]]
         return self._folded
 
     def rank(self) -> Rows:
@@ -112,7 +150,11 @@ def _cents(amounts: Sequence[Decimal]) -> npt.NDArray[np.int64] | None:
 
 
 class TransactionIndex:
-    """Sort keys, filter codes and cents of one :class:`~.transactions.TransactionData`."""
+    """Sort keys, filter codes and cents of one :class:`~.transactions.TransactionData`.
+
+    :meth:`extend` adds rows (a streamed read's batches); every array then
+    covers them and the cached orders are dropped.
+    """
 
     def __init__(
         self,
@@ -123,21 +165,80 @@ class TransactionIndex:
         amounts: Sequence[Decimal],
         pending: Sequence[bool],
     ) -> None:
-        self.count = len(dates)
-        self.dates = TextColumn(dates)
-        self.descriptions = TextColumn(descriptions)
-        self.categories = TextColumn(categories)
-        day_of_code = np.fromiter(map(_day, self.dates.uniques), np.int32, len(self.dates.uniques))
-        self.days: Rows = day_of_code[self.dates.codes]
-        self.amounts = _chunked(float, amounts, np.float64)
-        self.pending = np.fromiter(pending, np.int8, self.count)
-        cents = _cents(amounts)
-        # Exact, and no sum of them can overflow: else totals add Decimals.
-        if cents is not None and int(np.abs(cents).max(initial=0)) * max(self.count, 1) >= 2**62:
-            cents = None
-        self.cents: npt.NDArray[np.int64] | None = cents
+        self.count = 0
+        self.dates = TextColumn()
+        self.descriptions = TextColumn()
+        self.categories = TextColumn()
+        self._days = _Growing(np.int32)
+        self._amounts = _Growing(np.float64)
+        self._pending = _Growing(np.int8)
+        self._cents: _Growing | None = _Growing(np.int64)
+        self._day_of_code: Rows = np.empty(0, dtype=np.int32)
+        self._largest_cents = 0
         self._orders: dict[tuple[str | None, bool], Rows] = {}
         self._lock = threading.Lock()
+        self.extend(
+            dates=dates,
+            descriptions=descriptions,
+            categories=categories,
+            amounts=amounts,
+            pending=pending,
+        )
+
+    def extend(
+        self,
+        *,
+        dates: Sequence[str],
+        descriptions: Sequence[str],
+        categories: Sequence[str],
+        amounts: Sequence[Decimal],
+        pending: Sequence[bool],
+    ) -> None:
+        """Add rows after the ones indexed (call it from a worker for big batches)."""
+        with self._lock:
+            known_dates = len(self.dates.uniques)
+            self.dates.extend(dates)
+            self.descriptions.extend(descriptions)
+            self.categories.extend(categories)
+            new_days = np.fromiter(
+                map(_day, self.dates.uniques[known_dates:]),
+                np.int32,
+                len(self.dates.uniques) - known_dates,
+            )
+            self._day_of_code = np.concatenate([self._day_of_code, new_days])
+            self._days.add(self._day_of_code[self.dates.codes[self.count :]])
+            self._amounts.add(_chunked(float, amounts, np.float64))
+            self._pending.add(np.fromiter(pending, np.int8, len(pending)))
+            if self._cents is not None:
+                cents = _cents(amounts)
+                if cents is None:
+                    self._cents = None
+                else:
+                    self._largest_cents = max(
+                        self._largest_cents, int(np.abs(cents).max(initial=0))
+                    )
+                    self._cents.add(cents)
+            self.count += len(dates)
+            # Exact, and no sum of them can overflow: else totals add Decimals.
+            if self._cents is not None and self._largest_cents * max(self.count, 1) >= 2**62:
+                self._cents = None
+            self._orders.clear()
+
+    @property
+    def days(self) -> Rows:
+        return self._days.values
+
+    @property
+    def amounts(self) -> npt.NDArray[np.float64]:
+        return self._amounts.values
+
+    @property
+    def pending(self) -> npt.NDArray[np.int8]:
+        return self._pending.values
+
+    @property
+    def cents(self) -> npt.NDArray[np.int64] | None:
+        return None if self._cents is None else self._cents.values
 
     def _key(self, column: str) -> npt.NDArray[Any]:
         if column == "date":
@@ -177,7 +278,8 @@ class TransactionIndex:
 
     def matching(self, needle: str) -> Mask:
         """Rows whose description or category contains ``needle`` (casefolded)."""
-        result: Mask = self.descriptions.containing(needle) | self.categories.containing(needle)
+        with self._lock:
+            result: Mask = self.descriptions.containing(needle) | self.categories.containing(needle)
         return result
 
     def within(self, date_from: str | None, date_to: str | None) -> Mask:

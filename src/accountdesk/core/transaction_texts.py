@@ -12,7 +12,7 @@ from accountdesk.client import AccountDataError
 from .errors import InternalError, failure_line
 from .transactions import TransactionView, amount_text
 
-__all__ = ["export_text", "failure_text", "no_match_text", "total_text"]
+__all__ = ["count_text", "export_text", "failure_text", "no_match_text", "total_text"]
 
 
 def failure_text(error: AccountDataError | InternalError) -> str:
@@ -20,16 +20,39 @@ def failure_text(error: AccountDataError | InternalError) -> str:
     return failure_line("Could not read transactions", error)
 
 
-def export_text(path: Path, count: int) -> str:
+def export_text(path: Path, count: int, *, complete: bool = True) -> str:
     """The export toast: file name and folder each start a line, so no path breaks mid-word."""
     noun = "row" if count == 1 else "rows"
-    return f"Saved {count:,} {noun} to\n{path.name}\nin {path.parent}"
+    part = "" if complete else " (of the rows read so far: not the whole list)"
+    return f"Saved {count:,} {noun}{part} to\n{path.name}\nin {path.parent}"
+
+
+def count_text(view: TransactionView, *, reading: bool) -> str:
+    """The count under the table: ``showing 60 of 60``, or how far a read has come.
+
+    While rows stream in: ``loading… 420,000 rows`` (with a filter or dates,
+    ``showing 1,200 of 420,000 so far · loading…``); a read that stopped
+    part way says its rows are not the whole list.
+    """
+    shown, total = len(view), view.total
+    if view.data.complete:
+        return f"showing {shown:,} of {total:,}"
+    if reading:
+        if shown == total and not view.filtered:
+            return f"loading… {total:,} rows"
+        return f"showing {shown:,} of {total:,} so far · loading…"
+    return f"showing {shown:,} of {total:,} read (the read stopped: not the whole list)"
 
 
 def total_text(view: TransactionView) -> str:
-    """``total -1,234.50 USD``: the sum of the amounts shown, with the currency when known."""
+    """``total -1,234.50 USD``: the sum of the amounts shown, with the currency when known.
+
+    ``so far`` while the list is not whole (a read streaming in, or stopped).
+    """
     text = f"total {amount_text(view.view_amount_total)}"
-    return f"{text} {view.currency}" if view.currency else text
+    if view.currency:
+        text += f" {view.currency}"
+    return text if view.data.complete else f"{text} so far"
 
 
 def no_match_text(view: TransactionView) -> str:

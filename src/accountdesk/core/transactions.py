@@ -16,67 +16,39 @@ on screen.
 
 from __future__ import annotations
 
-import csv
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .store import Store
+from .transaction_csv import write_csv
 from .transaction_index import Mask, Rows, TransactionIndex
+from .transaction_rows import (
+    _KEYS,
+    COLUMNS,
+    Column,
+    TransactionRow,
+    amount_text,
+    pending_text,
+    row_widths,
+)
 
 if TYPE_CHECKING:
     from accountdesk.client import Transaction, TransactionColumns
 
-__all__ = ["COLUMNS", "Column", "TransactionData", "TransactionRow", "TransactionView"]
-
-
-class TransactionRow(NamedTuple):
-    """One transaction as the table shows it."""
-
-    transaction_id: str
-    date: str
-    description: str
-    category: str
-    amount: Decimal
-    pending: bool
-
-    @property
-    def amount_text(self) -> str:
-        return amount_text(self.amount)
-
-
-def amount_text(amount: Decimal) -> str:
-    """An amount as the table and the totals show it: ``-1,234.50``."""
-    return f"{amount:,.2f}"
-
-
-def pending_text(pending: bool) -> str:
-    return "pending" if pending else ""
-
-
-@dataclass(frozen=True, slots=True)
-class Column:
-    key: str
-    label: str
-    #: The most cells the column takes however long its texts (None: no limit,
-    #: the description, which gets the room that is left).
-    max_width: int | None
-    align_right: bool = False
-
-
-COLUMNS: tuple[Column, ...] = (
-    Column("date", "Date", 10),
-    Column("description", "Description", None),
-    Column("category", "Category", 24),
-    Column("amount", "Amount", 20, align_right=True),
-    Column("pending", "Pending", 7),
-)
-_KEYS = frozenset(column.key for column in COLUMNS)
+__all__ = [
+    "COLUMNS",
+    "Column",
+    "TransactionData",
+    "TransactionRow",
+    "TransactionView",
+    "amount_text",
+    "pending_text",
+]
 
 
 class TransactionData:
@@ -108,8 +80,11 @@ class TransactionData:
         self.currency = currency
         if len({len(column) for column in self.columns().values()}) > 1:
             raise ValueError("transaction columns differ in length")
+        #: False while a streamed read is still adding rows (:meth:`append`).
+        self.complete = True
         self._index: TransactionIndex | None = None
         self._widths: dict[str, int] | None = None
+        self._widths_rows = 0
         # Both are built in a worker thread while the UI may ask for them too.
         self._index_lock = threading.Lock()
         self._widths_lock = threading.Lock()
@@ -142,6 +117,43 @@ class TransactionData:
         )
 
     @classmethod
+    def streaming(cls) -> TransactionData:
+        """Empty data that a streamed read's batches are appended to (``complete`` False)."""
+        data = cls(
+            transaction_ids=[], dates=[], descriptions=[], categories=[], amounts=[], pending=[]
+        )
+        data.complete = False
+        return data
+
+    def append(self, columns: TransactionColumns) -> None:
+        """Add a streamed batch after the rows held, and to the index if it is built.
+
+        The lists grow before the index, and the index's count last, so a
+        view built meanwhile (from the index) only names rows already held.
+        Call it from one worker at a time (the read's).
+        """
+        if columns.currency is not None:
+            self.currency = columns.currency
+        self.transaction_ids += columns.transaction_ids
+        self.dates += columns.dates
+        self.descriptions += columns.descriptions
+        self.categories += columns.categories
+        self.amounts += columns.amounts
+        self.pending += columns.pending
+        with self._index_lock:
+            if self._index is not None:
+                # From the index's count, not this batch: an index built
+                # meanwhile may already hold this batch's rows.
+                start, end = self._index.count, len(self)
+                self._index.extend(
+                    dates=self.dates[start:end],
+                    descriptions=self.descriptions[start:end],
+                    categories=self.categories[start:end],
+                    amounts=self.amounts[start:end],
+                    pending=self.pending[start:end],
+                )
+
+    @classmethod
     def from_transactions(
         cls, transactions: Sequence[Transaction], currency: str | None
     ) -> TransactionData:
@@ -172,7 +184,8 @@ class TransactionData:
         }
 
     def __len__(self) -> int:
-        return len(self.transaction_ids)
+        # ``pending`` is the list a batch reaches last (see append).
+        return len(self.pending)
 
     def row(self, i: int) -> TransactionRow:
         """Row ``i`` in the service's order."""
@@ -189,14 +202,27 @@ class TransactionData:
         """Sort keys, filter codes and cents (built on first use; call it from a worker first)."""
         with self._index_lock:
             if self._index is None:
+                count = len(self)
+
+                def rows(column: list[Any]) -> list[Any]:
+                    # While a read appends: the rows every list holds already.
+                    return column if self.complete else column[:count]
+
                 self._index = TransactionIndex(
-                    dates=self.dates,
-                    descriptions=self.descriptions,
-                    categories=self.categories,
-                    amounts=self.amounts,
-                    pending=self.pending,
+                    dates=rows(self.dates),
+                    descriptions=rows(self.descriptions),
+                    categories=rows(self.categories),
+                    amounts=rows(self.amounts),
+                    pending=rows(self.pending),
                 )
             return self._index
+
+    def warm_orders(self) -> None:
+        """Build the index and the sorts a person reaches for first (from a worker thread)."""
+        index = self.index()
+        for column in ("amount", "date"):
+            for reverse in (False, True):
+                index.order(column, reverse)  # NumPy's sort lets the GIL go
 
     @property
     def indexed(self) -> bool:
@@ -207,41 +233,29 @@ class TransactionData:
         """Cells the longest text of each column needs, by ``measure`` (a terminal's cell count).
 
         Computed once (call it from a worker thread for big data: it reads
-        every distinct text); later calls return the first answer.
+        every distinct text); later calls return the first answer, or merge
+        in the rows appended since.
         """
         with self._widths_lock:
-            if self._widths is None:
-                index = self._index
-                self._widths = {
-                    "date": _widest(measure, index.dates.uniques if index else self.dates),
-                    "description": _widest(
-                        measure, index.descriptions.uniques if index else self.descriptions
-                    ),
-                    "category": _widest(
-                        measure, index.categories.uniques if index else self.categories
-                    ),
-                    # The widest text is the smallest or the largest amount's.
-                    "amount": _widest(
-                        measure,
-                        [amount_text(min(self.amounts)), amount_text(max(self.amounts))]
-                        if self.amounts
-                        else [],
-                    ),
-                    "pending": measure(pending_text(True)) if any(self.pending) else 0,
-                }
+            count = len(self)
+            if self._widths is None or self._widths_rows < count:
+                # Rows appended since the last answer are measured and merged.
+                start, self._widths_rows = self._widths_rows, count
+                widths = row_widths(
+                    measure,
+                    self.dates[start:count],
+                    self.descriptions[start:count],
+                    self.categories[start:count],
+                    self.amounts[start:count],
+                    self.pending[start:count],
+                )
+                old = self._widths or {}
+                self._widths = {key: max(old.get(key, 0), width) for key, width in widths.items()}
             return self._widths
 
 
 def _as_list(values: Sequence[Any]) -> list[Any]:
     return values if isinstance(values, list) else list(values)
-
-
-def _widest(measure: Callable[[str], int], texts: Sequence[str]) -> int:
-    # Distinct texts only: a statement repeats its merchants thousands of times.
-    distinct = set(texts)
-    if "".join(distinct).isascii():  # one cell per character: no need to measure each
-        return max(map(len, distinct), default=0)
-    return max(map(measure, distinct), default=0)
 
 
 class TransactionView:
@@ -322,6 +336,15 @@ class TransactionView:
         self.sort_reverse = reverse
         self._rebuild()
 
+    def grown(self) -> None:
+        """Show the rows appended to the data since (a streamed read), with the same sort and filter."""
+        if self.sort_key is None and not self.filtered:
+            # The service's order, nothing left out: no index needed.
+            self.view = np.arange(len(self.data), dtype=np.int32)
+            self._view_total = None
+        else:
+            self._rebuild()
+
     def _rebuild(self) -> None:
         index = self.data.index()
         order = index.order(self.sort_key, self.sort_reverse)
@@ -341,42 +364,4 @@ class TransactionView:
         """Write the rows shown, in order, to ``path`` (atomic, 0600); the row count, or None."""
         # Runs in a thread: a filter typed meanwhile replaces ``self.view``
         # (never changes it in place), so write and count the order seen now.
-        order = self.view.tolist()
-        data = self.data
-        currency = data.currency or ""
-
-        def write(stream: IO[str]) -> int:
-            writer = csv.writer(stream)
-            writer.writerow(
-                [
-                    "transaction_id",
-                    "date",
-                    "description",
-                    "category",
-                    "amount",
-                    "currency",
-                    "pending",
-                ]
-            )
-            for i in order:
-                writer.writerow(
-                    [
-                        data.transaction_ids[i],
-                        data.dates[i],
-                        _cell(data.descriptions[i]),
-                        _cell(data.categories[i]),
-                        str(data.amounts[i]),
-                        currency,
-                        "yes" if data.pending[i] else "no",
-                    ]
-                )
-            return len(order)
-
-        return store.write_stream(path, write, newline="")
-
-
-def _cell(text: str) -> str:
-    # Text from the bank opened in a spreadsheet must not run as a formula.
-    if text[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + text
-    return text
+        return write_csv(self.data, self.view.tolist(), store, path)

@@ -34,7 +34,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from accountdesk.contract import ALL_ENDPOINTS, Endpoint
@@ -155,9 +155,10 @@ def _contract_handlers(engine: SandboxEngine) -> dict[Endpoint, Handler]:
         return JSONResponse(job, status_code=202)
 
     async def get_transactions(request: Request) -> Response:
-        # Cached JSON bytes: 100,000 rows are not re-serialised on every read.
-        payload = engine.get_transactions(_bearer(request), _param(request, "user_id"))
-        return Response(payload, media_type="application/json")
+        # Pieces of JSON bytes, built once per user and streamed as they are
+        # built: user_bulk's first rows go out at once (errors come first).
+        pieces = engine.transaction_pieces(_bearer(request), _param(request, "user_id"))
+        return StreamingResponse(pieces, media_type="application/json")
 
     async def get_job(request: Request) -> Response:
         job = engine.get_job(

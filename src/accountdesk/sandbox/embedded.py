@@ -5,8 +5,10 @@ that is the UI's loop, and the first read of ``user_bulk`` (the engine
 building and serialising 14 MB) froze the screen for over a second.
 :class:`EmbeddedTransport` runs the same app on an event loop of its own, in a
 daemon thread; the caller's loop only awaits a future. Otherwise it behaves
-like ``ASGITransport`` (same scope, same buffering, same exceptions), so a
-test suite can swap one for the other.
+like ``ASGITransport`` (same scope, same exceptions), so a test suite can
+swap one for the other, but for one thing: an answer's body is relayed as
+the app sends it (``ASGITransport`` waits for the end), so a streamed answer
+is read while the sandbox is still writing it.
 
 The only sandbox module that imports httpx: the engine knows nothing of HTTP.
 """
@@ -15,8 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, MutableMapping
+from functools import partial
 from typing import Any
 
 import httpx
@@ -38,8 +42,8 @@ class EmbeddedTransport(httpx.AsyncBaseTransport):
     Arguments are those of ``httpx.ASGITransport``. A request body is pulled
     chunk by chunk, as the app reads it, from the caller's loop (an async
     body stream belongs to that loop), so the sandbox's body limit stops a
-    huge body early here too; responses are read whole on the sandbox's
-    side, as ``ASGITransport`` does.
+    huge body early here too; an answer's body comes the same way back, piece
+    by piece as the app sends it.
     """
 
     def __init__(
@@ -50,9 +54,9 @@ class EmbeddedTransport(httpx.AsyncBaseTransport):
         client: tuple[str, int] = ("127.0.0.1", 123),
     ) -> None:
         self.app = app
-        self._inner = httpx.ASGITransport(
-            app, raise_app_exceptions=raise_app_exceptions, root_path=root_path, client=client
-        )
+        self.raise_app_exceptions = raise_app_exceptions
+        self.root_path = root_path
+        self.client = client
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -63,7 +67,7 @@ class EmbeddedTransport(httpx.AsyncBaseTransport):
         return self._thread
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        """Hand ``request`` to the sandbox's loop and await its answer."""
+        """Hand ``request`` to the sandbox's loop; the answer once its headers are sent."""
         stream = request.stream
         if not isinstance(stream, httpx.ByteStream):  # bytes in memory cross as they are
             assert isinstance(stream, httpx.AsyncByteStream)
@@ -75,24 +79,94 @@ class EmbeddedTransport(httpx.AsyncBaseTransport):
             stream=stream,
             extensions=request.extensions,
         )
-        future = asyncio.run_coroutine_threadsafe(self._serve(inner), self._running_loop())
+        relay = _Relay(asyncio.get_running_loop())
+        loop = self._running_loop()
+        future = asyncio.run_coroutine_threadsafe(self._serve(inner, relay), loop)
         try:
-            # wrap_future passes a cancellation of the caller on to the
-            # sandbox's task, so an abandoned request does not run on.
-            status, headers, content = await asyncio.wrap_future(future)
-        except (asyncio.CancelledError, concurrent.futures.CancelledError):
-            task = asyncio.current_task()
-            if task is not None and task.cancelling():
-                raise
+            item = await relay.get()
+        except asyncio.CancelledError:
+            # Passed on to the sandbox's task, so an abandoned request does not run on.
+            future.cancel()
+            raise
+        if item[0] == "error":
+            raise item[1]
+        if item[0] != "start":
             # Not our cancellation: the transport was closed under the request.
-            raise httpx.ReadError("the embedded sandbox was closed", request=request) from None
-        return httpx.Response(status, headers=headers, stream=httpx.ByteStream(content))
+            raise httpx.ReadError("the embedded sandbox was closed", request=request)
+        return httpx.Response(item[1], headers=item[2], stream=_AnswerBody(relay, future, request))
 
-    async def _serve(self, request: httpx.Request) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
-        # Runs on the sandbox's loop; only plain data crosses back.
-        response = await self._inner.handle_async_request(request)
-        content = await response.aread()
-        return response.status_code, response.headers.raw, content
+    async def _serve(self, request: httpx.Request, relay: _Relay) -> None:
+        """Run the app on the sandbox's loop, relaying its answer as it is sent.
+
+        ``httpx.ASGITransport``'s scope and rules, but each body message
+        crosses to the caller as it is sent rather than all at the end: a
+        streamed answer (user_bulk's transactions) is read while it is built.
+        """
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": request.method,
+            "headers": [(k.lower(), v) for (k, v) in request.headers.raw],
+            "scheme": request.url.scheme,
+            "path": request.url.path,
+            "raw_path": request.url.raw_path.split(b"?")[0],
+            "query_string": request.url.query,
+            "server": (request.url.host, request.url.port),
+            "client": self.client,
+            "root_path": self.root_path,
+        }
+        assert isinstance(request.stream, httpx.AsyncByteStream)
+        body = request.stream.__aiter__()
+        request_complete = False
+        started = False
+        over = asyncio.Event()  # the answer is sent, or the caller is gone
+        loop = asyncio.get_running_loop()
+        relay.on_close = partial(loop.call_soon_threadsafe, over.set)
+
+        async def receive() -> dict[str, Any]:
+            nonlocal request_complete
+            if request_complete:
+                await over.wait()
+                return {"type": "http.disconnect"}
+            try:
+                chunk = await anext(body)
+            except StopAsyncIteration:
+                request_complete = True
+                return {"type": "http.request", "body": b"", "more_body": False}
+            return {"type": "http.request", "body": chunk, "more_body": True}
+
+        async def send(message: MutableMapping[str, Any]) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                relay.put(("start", message["status"], message.get("headers", [])))
+            elif message["type"] == "http.response.body" and not over.is_set():
+                chunk = message.get("body", b"")
+                if chunk and request.method != "HEAD":
+                    relay.put(("body", chunk))
+                if not message.get("more_body", False):
+                    over.set()
+                    relay.put(("end",))
+
+        try:
+            await self.app(scope, receive, send)
+        except asyncio.CancelledError:
+            relay.put(("closed",))
+            raise
+        except Exception as exc:  # noqa: BLE001 (relayed: raised or answered as ASGITransport does)
+            if started:  # the caller has the headers: as a server would, drop the answer
+                relay.put(("dropped",))
+            elif self.raise_app_exceptions:
+                relay.put(("error", exc))
+            else:
+                relay.put(("start", 500, []))
+                relay.put(("end",))
+        else:
+            if not started:
+                relay.put(("closed",))
+            elif not over.is_set():
+                relay.put(("end",))
 
     def _running_loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
@@ -116,6 +190,57 @@ class EmbeddedTransport(httpx.AsyncBaseTransport):
         # Joined from a worker thread: a handler still busy in the sandbox
         # must not hold the caller's loop while it finishes.
         await asyncio.to_thread(thread.join)
+
+
+class _Relay:
+    """The answer's messages, from the sandbox's thread to the caller's loop, in order."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
+        #: Tells the sandbox the caller is gone (set by ``_serve``).
+        self.on_close: Callable[[], object] | None = None
+
+    def put(self, item: tuple[Any, ...]) -> None:
+        """From the sandbox's thread."""
+        with contextlib.suppress(RuntimeError):  # the caller's loop is closed: nobody reads
+            self._loop.call_soon_threadsafe(self._queue.put_nowait, item)
+
+    async def get(self) -> tuple[Any, ...]:
+        return await self._queue.get()
+
+    def close(self) -> None:
+        if self.on_close is not None:
+            with contextlib.suppress(RuntimeError):  # the sandbox's loop is stopped
+                self.on_close()
+
+
+class _AnswerBody(httpx.AsyncByteStream):
+    """The body of an answer, each piece as the sandbox sends it."""
+
+    def __init__(
+        self, relay: _Relay, future: concurrent.futures.Future[None], request: httpx.Request
+    ) -> None:
+        self._relay = relay
+        self._future = future
+        self._request = request
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        while True:
+            item = await self._relay.get()
+            if item[0] == "body":
+                yield item[1]
+            elif item[0] == "end":
+                return
+            else:  # dropped or closed: as a connection dropped by a server
+                raise httpx.ReadError(
+                    "the embedded sandbox stopped in the middle of the answer",
+                    request=self._request,
+                )
+
+    async def aclose(self) -> None:
+        # Read to the end or not, the sandbox may stop sending.
+        self._relay.close()
 
 
 class _RelayedStream(httpx.AsyncByteStream):

@@ -198,6 +198,10 @@ class SandboxEngine:
 
     def get_transactions(self, token: str | None, user_id: str) -> bytes:
         """All transactions as JSON bytes, built once per user and cached."""
+        return b"".join(self.transaction_pieces(token, user_id))
+
+    def transaction_pieces(self, token: str | None, user_id: str) -> records.Pieces:
+        """:meth:`get_transactions` in pieces, the first at once (errors raised here, first)."""
         return self._world(ep.TRANSACTIONS_READ, token, user_id).transactions(user_id)
 
     def get_job(self, token: str | None, user_id: str, job_id: str) -> dict[str, Any]:

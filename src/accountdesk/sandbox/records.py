@@ -8,11 +8,15 @@ decimal strings, never floats. Standard library only.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 import random
 import threading
+import time
 import zlib
+from collections.abc import Iterator
+from itertools import islice
 from typing import Any
 
 from .clock import wire_time
@@ -25,6 +29,7 @@ __all__ = [
     "generated_transactions",
     "identity_record",
     "transactions_json",
+    "transactions_pieces",
 ]
 
 #: Rows serialised per json.dumps call (see transactions_json).
@@ -140,42 +145,81 @@ def generated_transactions(
     The draws are the same whatever the options, so a plan without options
     gives exactly the list the sandbox always gave (snapshots rely on it).
     """
+    return list(_generated_rows(user_id, plan, newest))
+
+
+def _generated_rows(
+    user_id: str, plan: GeneratedTransactions, newest: dt.date
+) -> Iterator[dict[str, Any]]:
+    for fields in _generated_fields(user_id, plan, newest):
+        tid, date, amount, (description, category, _, _), pending = fields
+        yield {
+            "transaction_id": tid,
+            "date": date,
+            "amount": amount,
+            "description": description,
+            "category": category,
+            "pending": pending,
+        }
+
+
+def _generated_fields(
+    user_id: str, plan: GeneratedTransactions, newest: dt.date
+) -> Iterator[tuple[str, str, str, Merchant, bool]]:
+    """Each row's id, date, amount, merchant and pending flag, newest first.
+
+    The draws of ``random.Random``'s ``random``, ``choice`` and ``randint``,
+    made through ``_randbelow`` as those do (the same numbers, a third of the
+    time: user_bulk is built on its first read); each date is formatted once.
+    """
     # crc32, not hash(): str hashes are salted per process.
     seed = plan.seed if plan.seed is not None else zlib.crc32(user_id.encode())
     rng = random.Random(seed)
+    # (a private method of Random, stable since Python 3.2; typeshed leaves it out)
+    draw, below = rng.random, rng._randbelow  # type: ignore[attr-defined]
     count = plan.count
     # Roughly four a day for a big history, about one a day for a small one.
     span_days = plan.days if plan.days is not None else max(count // 4, 60)
     income, spending = _pools(plan)
-    rows = []
+    fixed = plan.amount_cents
+    dates: dict[int, str] = {}
     for index in range(count):
-        credit = rng.random() < 0.08
+        credit = draw() < 0.08
         pool = income if (credit and income) or not spending else spending
-        description, category, low, high = rng.choice(pool)
-        if plan.amount_cents is not None:
-            low, high = plan.amount_cents
-        cents = rng.randint(low, high)
+        merchant = pool[below(len(pool))]  # rng.choice(pool)
+        low, high = fixed if fixed is not None else merchant[2:]
+        cents = low + below(high - low + 1)  # rng.randint(low, high)
         if pool is spending:
             cents = -cents
-        rows.append(
-            {
-                "transaction_id": f"txn_{index + 1:06d}",
-                "date": (newest - dt.timedelta(days=index * span_days // count)).isoformat(),
-                "amount": _cents(cents),
-                "description": description,
-                "category": category,
-                # The two newest have not posted yet, as on a real statement.
-                "pending": index < 2,
-            }
+        back = index * span_days // count
+        date = dates.get(back)
+        if date is None:
+            date = dates[back] = (newest - dt.timedelta(days=back)).isoformat()
+        # The two newest have not posted yet, as on a real statement.
+        yield f"txn_{index + 1:06d}", date, _cents(cents), merchant, index < 2
+
+
+def _generated_json(user_id: str, plan: GeneratedTransactions, newest: dt.date) -> Iterator[str]:
+    """Each generated row as the compact JSON ``json.dumps`` writes for its dict."""
+    options: dict[str, Any] = {"ensure_ascii": False}
+    texts: dict[Merchant, str] = {}
+    for tid, date, amount, merchant, pending in _generated_fields(user_id, plan, newest):
+        text = texts.get(merchant)
+        if text is None:
+            description, category = (json.dumps(t, **options) for t in merchant[:2])
+            text = texts[merchant] = f',"description":{description},"category":{category}'
+        flag = "true" if pending else "false"
+        yield (
+            f'{{"transaction_id":"{tid}","date":"{date}","amount":"{amount}"'
+            f'{text},"pending":{flag}}}'
         )
-    return rows
 
 
-def _transactions(scenario: Scenario, newest: dt.date) -> list[dict[str, Any]]:
+def _transactions(scenario: Scenario, newest: dt.date) -> Iterator[dict[str, Any]]:
     plan = scenario.transactions
     if isinstance(plan, GeneratedTransactions):
-        return generated_transactions(scenario.user_id, plan, newest)
-    return [_listed(row, newest) for row in plan]
+        return _generated_rows(scenario.user_id, plan, newest)
+    return (_listed(row, newest) for row in plan)
 
 
 def _listed(row: dict[str, Any], newest: dt.date) -> dict[str, Any]:
@@ -187,50 +231,165 @@ def _listed(row: dict[str, Any], newest: dt.date) -> dict[str, Any]:
     return {key: sent[key] for key in _ROW_KEYS if key in sent}
 
 
-def transactions_json(scenario: Scenario, newest: dt.date) -> bytes:
-    """``GET /accounts/{user_id}/transactions`` as UTF-8 JSON, newest first.
+def transactions_pieces(scenario: Scenario, newest: dt.date) -> Iterator[bytes]:
+    """``GET /accounts/{user_id}/transactions`` as UTF-8 JSON, newest first, in pieces.
 
-    Returned as bytes because the engine caches it: 100,000 rows are built and
-    serialised once, not on every read. Serialised :data:`ROWS_PER_DUMPS` rows
-    at a time, the same bytes as one ``json.dumps``: one call over 100,000 rows
-    is a second of C code holding the GIL, which would freeze the caller's
-    loop even with the sandbox on a thread of its own (the embedded transport).
+    :data:`ROWS_PER_DUMPS` rows are drawn and serialised per piece, so the
+    first rows can be on the wire a few milliseconds after the read, while
+    the rest are still being drawn; the pieces joined are one
+    ``json.dumps`` of the record. Small pieces also keep each stretch of C
+    code that holds the GIL short, for the caller's loop (the embedded
+    transport runs the sandbox in a thread of the app).
     """
     options: dict[str, Any] = {"separators": (",", ":"), "ensure_ascii": False}
-    rows = _transactions(scenario, newest)
     head = json.dumps(
         {"user_id": scenario.user_id, "currency": scenario.transactions_currency}, **options
     )
-    batches = (
-        json.dumps(rows[start : start + ROWS_PER_DUMPS], **options)[1:-1]
-        for start in range(0, len(rows), ROWS_PER_DUMPS)
-    )
-    return f'{head[:-1]},"transactions":[{",".join(batches)}]}}'.encode()
+    opening = f'{head[:-1]},"transactions":['
+    plan = scenario.transactions
+    if isinstance(plan, GeneratedTransactions):
+        # Written straight from the draws: no dict and no dumps per row.
+        texts = _generated_json(scenario.user_id, plan, newest)
+        while written := list(islice(texts, ROWS_PER_DUMPS)):
+            yield (opening + ",".join(written)).encode()
+            opening = ","
+    else:
+        rows = _transactions(scenario, newest)
+        while batch := list(islice(rows, ROWS_PER_DUMPS)):
+            yield (opening + json.dumps(batch, **options)[1:-1]).encode()
+            opening = ","
+    yield b"]}" if opening == "," else (opening + "]}").encode()
+
+
+def transactions_json(scenario: Scenario, newest: dt.date) -> bytes:
+    """The whole body of :func:`transactions_pieces`."""
+    return b"".join(transactions_pieces(scenario, newest))
+
+
+class _Body:
+    """One user's body as it is built, piece by piece, in a thread of its own."""
+
+    def __init__(self, pieces: Iterator[bytes]) -> None:
+        self._pieces: list[bytes] = []
+        self._done = False
+        self._error: Exception | None = None
+        self._grown = threading.Condition()
+        # The first piece here, on the reader's call: its rows go out at once,
+        # whatever else holds the GIL; the rest in a thread of their own.
+        self._add(pieces, 1)
+        if not self._done:
+            threading.Thread(
+                target=self._add, args=(pieces,), name="sandbox-transactions", daemon=True
+            ).start()
+
+    def _add(self, pieces: Iterator[bytes], count: int | None = None) -> None:
+        """Build ``count`` pieces (None: every one left), then say done unless more may come."""
+        added = 0
+        try:
+            for piece in islice(pieces, count):
+                with self._grown:
+                    self._pieces.append(piece)
+                    self._grown.notify_all()
+                added += 1
+                # The GIL to whoever waits (the reader, the app's loop) between pieces.
+                time.sleep(0)
+            if added == count:
+                return  # more may come: the thread goes on
+        except Exception as exc:  # noqa: BLE001 (a reader raises it rather than wait forever)
+            self._error = exc
+        with self._grown:
+            self._done = True
+            self._grown.notify_all()
+
+    def pieces(self) -> Pieces:
+        """Every piece, the built ones at once, the others as they are built."""
+        return Pieces(self)
+
+    def after(self, taken: int, *, wait: bool) -> list[bytes] | None:
+        """The pieces after the first ``taken`` (waiting for one if ``wait``); None: no more."""
+        with self._grown:
+            while wait and taken >= len(self._pieces) and not self._done:
+                self._grown.wait()
+            if self._error is not None:
+                raise RuntimeError("the transactions could not be built") from self._error
+            if taken < len(self._pieces):
+                return self._pieces[taken:]
+            return None if self._done else []
+
+
+class Pieces:
+    """A body's pieces, to iterate (blocking) or async-iterate (built pieces without a thread).
+
+    An ASGI server reads the async way: the pieces already built go out
+    straight from its loop; only a wait for the next one goes to a thread.
+    """
+
+    def __init__(self, body: _Body) -> None:
+        self._body = body
+        self._taken = 0
+        self._ready: list[bytes] = []
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self
+
+    def __next__(self) -> bytes:
+        if not self._ready:
+            more = self._body.after(self._taken, wait=True)
+            if not more:
+                raise StopIteration
+            self._taken += len(more)
+            self._ready = more[::-1]
+        return self._ready.pop()
+
+    def __aiter__(self) -> Pieces:
+        return self
+
+    async def __anext__(self) -> bytes:
+        if not self._ready:
+            more = self._body.after(self._taken, wait=False)
+            if more == []:  # still being built: wait for it in a thread, not on the loop
+                more = await asyncio.to_thread(self._body.after, self._taken, wait=True)
+            if not more:
+                raise StopAsyncIteration
+            self._taken += len(more)
+            self._ready = more[::-1]
+        return self._ready.pop()
 
 
 class TransactionCache:
     """Each user's transactions as JSON bytes, built once and shared by every world.
 
     Shared because a tenant's ``user_bulk`` is the same 14 MB as everyone
-    else's; built under a lock of its own, so a slow build holds up no
-    world, only another reader of the same list.
+    else's. Built in a thread of its own on the first read (or
+    :meth:`prepare`), and read while it grows: the first rows of
+    ``user_bulk`` go out at once, not after its half-second build; no world
+    waits for it, only its readers.
     """
 
     def __init__(self, newest: dt.date) -> None:
         self.newest = newest
-        self._built: dict[str, bytes] = {}
+        self._built: dict[str, _Body] = {}
         self._lock = threading.Lock()
 
+    def prepare(self, scenario: Scenario) -> None:
+        """Start building ``scenario``'s body now, ahead of its first read."""
+        self._body(scenario)
+
+    def _body(self, scenario: Scenario) -> _Body:
+        with self._lock:
+            body = self._built.get(scenario.user_id)
+            if body is None:
+                body = _Body(transactions_pieces(scenario, self.newest))
+                self._built[scenario.user_id] = body
+            return body
+
+    def pieces(self, scenario: Scenario) -> Pieces:
+        """``GET /accounts/{user_id}/transactions`` for ``scenario``, as it is built."""
+        return self._body(scenario).pieces()
+
     def get(self, scenario: Scenario) -> bytes:
-        """``GET /accounts/{user_id}/transactions`` for ``scenario``."""
-        built = self._built.get(scenario.user_id)
-        if built is None:
-            with self._lock:
-                built = self._built.get(scenario.user_id)
-                if built is None:
-                    built = transactions_json(scenario, self.newest)
-                    self._built[scenario.user_id] = built
-        return built
+        """``GET /accounts/{user_id}/transactions`` for ``scenario``, whole."""
+        return b"".join(self.pieces(scenario))
 
 
 #: Every category the generator knows (a pack's ``categories`` picks among them).

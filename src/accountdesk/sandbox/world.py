@@ -112,12 +112,12 @@ class World:
         with self.lock:
             return records.identity_record(self._check(ep.IDENTITY_READ, user_id))
 
-    def transactions(self, user_id: str) -> bytes:
-        """``GET .../transactions`` as JSON bytes."""
+    def transactions(self, user_id: str) -> records.Pieces:
+        """``GET .../transactions`` as pieces of JSON, as they are built (checked first)."""
         with self.lock:
             scenario = self._check(ep.TRANSACTIONS_READ, user_id)
         # Outside the world's lock: the first build of user_bulk takes a while.
-        return self._transactions.get(scenario)
+        return self._transactions.pieces(scenario)
 
     def job(self, user_id: str, job_id: str) -> dict[str, Any]:
         """``GET .../job/{job_id}``: a job of any kind."""

@@ -1,10 +1,14 @@
 """The transactions screen: a user's transactions, sortable, filterable, exportable.
 
-The rows come from the desk's session cache (:meth:`Desk.load_transactions`):
-the first open of a user reads the service in a worker while a loading
-indicator shows, later opens show the same rows at once, ``l`` reads again.
-A virtual table draws them, so ``user_bulk``'s 100,000 rows paint, sort and
-filter without freezing the app (``python -m benchmarks --only bulk``).
+The rows come from the desk's session cache, or stream in
+(:meth:`Desk.stream_transactions`): the first open of a user (and ``l``)
+reads the service in a worker, shows the first page with the first batch
+and keeps appending, a few redraws a second, with ``loading… 420,000 rows``
+under the table; sort, filter, totals and CSV act on the rows that have
+arrived and say "so far" until the read is complete. A read that stops part
+way keeps its rows and says where it stopped. A virtual table draws them,
+so ``user_bulk``'s 100,000 rows paint, sort and filter without freezing the
+app (``python -m benchmarks --only bulk``).
 
 The filter (substring of description or category) applies 0.25 s after the
 last keystroke, or at once on Enter; the date range (``d``, ``FROM..TO``)
@@ -17,7 +21,7 @@ amounts. ``s`` writes the rows shown to a CSV file under the app's data dir.
 from __future__ import annotations
 
 import asyncio
-import re
+import time
 from pathlib import Path
 from typing import ClassVar
 
@@ -33,11 +37,17 @@ from textual.widgets import Input, Static
 
 from accountdesk.client import AccountDataError
 from accountdesk.core.date_range import DateRangeProblem, parse_date_range
-from accountdesk.core.transaction_texts import export_text, failure_text, no_match_text, total_text
+from accountdesk.core.desk_transactions import INLINE_ROWS
+from accountdesk.core.transaction_texts import (
+    count_text,
+    failure_text,
+    no_match_text,
+    total_text,
+)
 from accountdesk.core.transactions import COLUMNS, TransactionData, TransactionView
-from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import ServiceFailed
 from accountdesk.tui.resources import styles_path
+from accountdesk.tui.transactions_export import CsvExport
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
 from accountdesk.tui.widgets.transaction_table import TransactionTable
@@ -47,10 +57,14 @@ __all__ = ["TransactionsScreen"]
 
 #: Seconds of quiet typing before the filter applies.
 FILTER_DEBOUNCE = 0.25
+#: Seconds between redraws of the table and its count while rows stream in.
+PROGRESS_EVERY = 0.5
 SORT_KEYS = Binding.Group("Sort", compact=True)
 
 
-class TransactionsLoaded(Message):
+class TransactionsArrived(Message):
+    """Rows of a read are in ``data`` (the first batch, more, or all: ``data.complete``)."""
+
     def __init__(self, data: TransactionData) -> None:
         super().__init__()
         self.data = data
@@ -60,21 +74,16 @@ class TransactionsIndexed(Message):
     """The data's sort keys and cents are ready: the total can be shown."""
 
 
-class TransactionsExported(Message):
-    def __init__(self, path: Path, count: int) -> None:
-        super().__init__()
-        self.path = path
-        self.count = count
-
-
-class TransactionsScreen(DeskScreen[None]):
+class TransactionsScreen(CsvExport):
     """All transactions of one user in a virtual table."""
 
     CSS_PATH = styles_path("transactions.tcss")
     HELP = """\
 Every transaction the service holds for the user, newest first, read once
 per session (`l` reads them again). Under the table: how many rows are
-shown and the total of their amounts.
+shown and the total of their amounts. A long list shows its first rows at
+once and fills in ("loading… 420,000 rows"); until it is complete, sorting,
+filtering, totals and CSV cover the rows read so far.
 
 - `/` filters: rows whose description or category contains the text.
 - `d` types dates: `2026-11-01..2026-11-30`, `2026-11-01..` (from),
@@ -117,6 +126,10 @@ transactions job on the account screen first if the list is empty.
         self.last_export: Path | None = None
         #: The data whose index is being built (or was).
         self._indexing: TransactionData | None = None
+        #: The data a read is streaming into (or streamed).
+        self._arriving: TransactionData | None = None
+        #: Whether a read is under way (the count says "loading…").
+        self.reading = False
 
     def compose(self) -> ComposeResult:
         yield AppHeader(f"Transactions · {self.user_id}")
@@ -137,10 +150,9 @@ transactions job on the account screen first if the list is empty.
         if cached is not None:
             self._show(cached)
         else:
-            # The first frame already shows the loading indicator; the read
-            # starts once it is painted (its parse would slow that frame).
-            self.query_one(TransactionTable).loading = True
-            self.call_after_refresh(self.action_reload)
+            # The request goes out now, while the loading indicator paints:
+            # the rows stream in and the first page shows with the first batch.
+            self.action_reload()
 
     # -- loading ---------------------------------------------------------
 
@@ -148,25 +160,58 @@ transactions job on the account screen first if the list is empty.
         table = self.query_one(TransactionTable)
         table.loading = True
         self._say("")
+        self.reading = True
         self._load()
 
     @work(exclusive=True, exit_on_error=False, group="transactions", name="get_transactions")
     async def _load(self) -> None:
+        data: TransactionData | None = None
+        told = 0.0
         try:
-            data = await self.desk.load_transactions(self.user_id, reload=True)
+            async for data in self.desk.stream_transactions(self.user_id):
+                if time.monotonic() - told < PROGRESS_EVERY and data is self._arriving:
+                    continue  # the table and the count follow a few times a second
+                await self._ready(data)
+                self.post_message(TransactionsArrived(data))
+                told = time.monotonic()
         except AccountDataError as error:
+            if data is not None:  # the rows that came stay, with where the read stopped
+                await self._ready(data)
+                self.post_message(TransactionsArrived(data))
             self.post_message(ServiceFailed(error, "get_transactions"))
             return
-        # Reads every distinct text once: off the UI's loop for big lists.
-        await asyncio.to_thread(data.content_widths, cell_len)
-        old = self.view
-        if old is not None and (old.filtered or old.sort_key is not None):
-            # A reload keeps the filter and sort, which need the index: build it here.
-            await asyncio.to_thread(data.index)
-        self.post_message(TransactionsLoaded(data))
+        finally:
+            self.reading = False
+        if data is not None:
+            await self._ready(data)
+            self.post_message(TransactionsArrived(data))
 
-    def on_transactions_loaded(self, message: TransactionsLoaded) -> None:
-        self._show(message.data)
+    async def _ready(self, data: TransactionData) -> None:
+        """What showing ``data`` needs, done off the UI's loop: widths, the index a reload keeps."""
+        # Reads every distinct text of the new rows once (the first few on the loop).
+        if data is self._arriving or len(data) > INLINE_ROWS:
+            await asyncio.to_thread(data.content_widths, cell_len)
+        else:
+            data.content_widths(cell_len)
+        old = self.view
+        if data is not self._arriving:
+            self._arriving = data
+            if old is not None and (old.filtered or old.sort_key is not None):
+                # A reload keeps the filter and sort, which need the index: build it here.
+                await asyncio.to_thread(data.index)
+
+    def on_transactions_arrived(self, message: TransactionsArrived) -> None:
+        data = message.data
+        if self.view is not None and self.view.data is data:
+            self.view.grown()
+            self._view_changed()
+        else:
+            self._show(data)
+        if data.complete and data.indexed:
+            # Each batch dropped the index's sorted orders: the usual ones again.
+            self._warm_orders_of(data)
+        elif data.complete and (table := self.query_one(TransactionTable)).has_painted(table.view):
+            self._start_index(data)  # (else once painted: on_transaction_table_painted)
 
     def _show(self, data: TransactionData) -> None:
         """A new view of ``data``, keeping the sort, filter and dates of the one before."""
@@ -198,8 +243,11 @@ transactions job on the account screen first if the list is empty.
             self._start_index(message.view.data)
 
     def _start_index(self, data: TransactionData) -> None:
+        # Not while rows stream in: extending it batch by batch slowed the
+        # read; a key pressed meanwhile builds it for the rows so far.
         if (
-            data.indexed
+            not data.complete
+            or data.indexed
             or data is self._indexing
             or self.view is None
             or self.view.data is not data
@@ -218,13 +266,13 @@ transactions job on the account screen first if the list is empty.
     def _index(self, data: TransactionData) -> None:
         # After the first page is painted: sorting and filtering need it, the
         # first paint does not (it yields the GIL between chunks).
-        index = data.index()
+        data.index()
         self.post_message(TransactionsIndexed())
-        # The sorts a person reaches for first, while they read the first page
-        # (NumPy's sort lets the GIL go, so the UI does not wait for them).
-        for column in ("amount", "date"):
-            for reverse in (False, True):
-                index.order(column, reverse)
+        data.warm_orders()
+
+    @work(exclusive=True, exit_on_error=False, group="transactions-orders", thread=True)
+    def _warm_orders_of(self, data: TransactionData) -> None:
+        data.warm_orders()
 
     def on_transactions_indexed(self) -> None:
         self.draw_summary()
@@ -330,38 +378,6 @@ transactions job on the account screen first if the list is empty.
     def action_back(self) -> None:
         self.dismiss()
 
-    # -- export ----------------------------------------------------------
-
-    def action_export_csv(self) -> None:
-        if self.view is None or not self.view.total:
-            self.notify("Nothing to export yet.", title="CSV", severity="warning")
-            return
-        stamp = self.desk.wall_time().strftime("%Y%m%d-%H%M%S")
-        safe_user = re.sub(r"[^A-Za-z0-9_.-]", "_", self.user_id)
-        path = self.export_dir() / f"transactions-{safe_user}-{stamp}.csv"
-        self._export(path)
-
-    def export_dir(self) -> Path:
-        """Where exports go: ``<data dir>/exports`` (kept beside the app's other files)."""
-        return self.desk.dirs.exports_dir
-
-    @work(
-        exclusive=True,
-        exit_on_error=False,
-        group="transactions-export",
-        thread=True,
-        name="export_csv",
-    )
-    def _export(self, path: Path) -> None:
-        assert self.view is not None
-        count = self.view.export_csv(self.desk.store, path)
-        if count is not None:  # a failure was reported by the store
-            self.post_message(TransactionsExported(path, count))
-
-    def on_transactions_exported(self, message: TransactionsExported) -> None:
-        self.last_export = message.path
-        self.notify(export_text(message.path, message.count), title="CSV exported", markup=False)
-
     # -- drawing ---------------------------------------------------------
 
     def draw_summary(self) -> None:
@@ -376,10 +392,13 @@ transactions job on the account screen first if the list is empty.
             table.show_empty_text("")
             return
         shown, total = len(view), view.total
-        count.update(Text(f"showing {shown:,} of {total:,}", style="bold" if shown < total else ""))
+        bold = shown < total or not view.data.complete
+        count.update(Text(count_text(view, reading=self.reading), style="bold" if bold else ""))
         # The total needs the index (exact cents), built just after the first paint.
         total_line.update(Text(total_text(view) if view.data.indexed else "total …", style="bold"))
-        if not total:
+        if not total and not view.data.complete:
+            table.show_empty_text("No transactions read." if not self.reading else "")
+        elif not total:
             table.show_empty_text(
                 "No transactions. Start a transactions job from the account screen."
             )

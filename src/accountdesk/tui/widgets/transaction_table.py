@@ -116,6 +116,10 @@ class TransactionTable(ScrollView, can_focus=True):
         #: Drawn under the header while the view has no rows ("" draws nothing).
         self.empty_text = ""
 
+    def has_painted(self, view: TransactionView) -> bool:
+        """Whether ``view`` has been drawn (its first page is on screen)."""
+        return self._painted is view
+
     def show_empty_text(self, text: str) -> None:
         """Set what an empty view says (under the header) and redraw."""
         if text != self.empty_text:

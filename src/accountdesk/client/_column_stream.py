@@ -1,0 +1,342 @@
+"""A transactions body cut into batches of rows as its bytes arrive.
+
+The streaming read (:meth:`AccountDataClient.stream_transaction_columns`)
+feeds the body to a :class:`ColumnStream` chunk by chunk. The body is the
+same JSON as the whole read's (the contract has one answer); the stream
+walks its top-level object with ``json``'s ``raw_decode`` (``user_id``,
+``currency``, unknown keys, in any order) and cuts the ``transactions``
+array at the last ``}`` of what has arrived, decoding the rows before it
+with the whole read's rules (:func:`parse_row_batch`).
+
+A cut is right exactly when the bytes before it decode as a JSON array: a
+``}`` inside a string leaves the string open, one inside a nested object
+leaves the object open, and either fails to decode. So a failed cut tries
+the ``}`` before (a few times), then waits for twice the bytes, which keeps
+the work linear whatever the body holds.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+import msgspec
+
+from ._columns import (
+    ColumnsError,
+    TransactionColumns,
+    _fill_checked,
+    _fill_columns,
+    _optional_id,
+    _optional_text,
+    _refuse_constant,
+    _WireTransaction,
+)
+from ._gc import gc_paused
+
+__all__ = ["BatchSyntaxError", "BrokenBodyError", "ColumnStream", "parse_row_batch"]
+
+#: Bytes of rows gathered before the first cut: a screenful arrives in the first chunk.
+FIRST_BATCH_BYTES = 16 * 1024
+#: Bytes of rows per later cut: ~7,000 of user_bulk's rows, ~15 ms to check.
+BATCH_BYTES = 1024 * 1024
+#: ``}`` tried per cut before waiting for more bytes.
+_CUT_TRIES = 4
+_WHITESPACE = b" \t\n\r"
+_SPACES = frozenset(_WHITESPACE)
+_ROWS_DECODER = msgspec.json.Decoder(list[_WireTransaction])
+_JSON = json.JSONDecoder(parse_float=Decimal, parse_constant=_refuse_constant)
+_INCOMPLETE = object()
+
+
+class BatchSyntaxError(ValueError):
+    """The bytes of a batch are not a JSON array: cut in the wrong place, or a broken body."""
+
+
+class BrokenBodyError(ColumnsError):
+    """A :class:`ColumnsError` with the batches cut before it (``batches``: keep them)."""
+
+    def __init__(self, error: ColumnsError, batches: list[TransactionColumns]) -> None:
+        super().__init__(error.where, error.problem)
+        self.batches = batches
+
+
+def parse_row_batch(content: bytes, offset: int) -> TransactionColumns:
+    """The columns of ``content``, a JSON array of the rows ``offset`` onwards of the list.
+
+    The same two paths and rules as a whole body (:mod:`._columns`), rows
+    named by their place in the whole list. :class:`BatchSyntaxError` when
+    ``content`` is not a JSON array; :class:`ColumnsError` for a bad row.
+    """
+    columns = TransactionColumns(user_id=None, currency=None)
+    with gc_paused():
+        try:
+            rows = _ROWS_DECODER.decode(content)
+        except msgspec.ValidationError:
+            rows = None  # JSON, but not in the usual types: the checked path says
+        except msgspec.DecodeError:
+            raise BatchSyntaxError("not JSON") from None
+        except (ValueError, RecursionError):  # not UTF-8, nested deep: the checked path says
+            rows = None
+        if rows is not None and _fill_columns(
+            columns,
+            ids=[row.transaction_id for row in rows],
+            dates=[row.date for row in rows],
+            raw_amounts=[row.amount for row in rows],
+            descriptions=[row.description for row in rows],
+            categories=[row.category for row in rows],
+            pending=[row.pending for row in rows],
+            offset=offset,
+        ):
+            return columns
+        try:
+            body = json.loads(content, parse_float=Decimal, parse_constant=_refuse_constant)
+        except ColumnsError as exc:
+            raise ColumnsError(f"transactions.{offset}", exc.problem) from None
+        except (ValueError, RecursionError):
+            raise BatchSyntaxError("not JSON") from None
+        if not isinstance(body, list):
+            raise BatchSyntaxError("not a JSON array")
+        _fill_checked(columns, body, offset)
+    return columns
+
+
+class ColumnStream:
+    """Feed a transactions body's bytes; take its rows in batches (see the module docstring).
+
+    :meth:`feed` and :meth:`finish` raise :class:`ColumnsError` naming the
+    first bad value (``transactions.12.amount``) or where the body stops
+    being JSON (``transactions.4000``: the rows before it were good).
+    """
+
+    def __init__(
+        self, *, first_batch_bytes: int | None = None, batch_bytes: int | None = None
+    ) -> None:
+        self.user_id: str | None = None
+        self.currency: str | None = None
+        #: Rows handed out so far.
+        self.rows = 0
+        #: Bytes fed so far.
+        self.received = 0
+        self._batch_bytes = BATCH_BYTES if batch_bytes is None else batch_bytes
+        self._want = FIRST_BATCH_BYTES if first_batch_bytes is None else first_batch_bytes
+        self._scalar_want = 0
+        self._buffer = bytearray()
+        self._state = "start"
+        self._key = ""
+        self._seen_rows = False
+        self._told: tuple[str | None, str | None] = (None, None)
+
+    @property
+    def complete(self) -> bool:
+        """Whether the whole body has been read (its closing brace)."""
+        return self._state == "end"
+
+    @property
+    def buffered(self) -> int:
+        """Bytes fed and not yet handed out."""
+        return len(self._buffer)
+
+    def near(self) -> bytes:
+        """The first bytes not yet handed out (for an error's excerpt)."""
+        return bytes(self._buffer[:200])
+
+    def feed(self, chunk: bytes, *, force: bool = False) -> list[TransactionColumns]:
+        """Take ``chunk``; the batches now complete (``force``: every whole row held, now)."""
+        self._buffer += chunk
+        self.received += len(chunk)
+        batches: list[TransactionColumns] = []
+        try:
+            self._advance(batches, final=False, force=force)
+        except ColumnsError as exc:
+            raise BrokenBodyError(exc, batches) from None
+        return batches
+
+    def finish(self) -> list[TransactionColumns]:
+        """The body has ended: the last batches, or BrokenBodyError if it is not whole."""
+        batches: list[TransactionColumns] = []
+        try:
+            self._advance(batches, final=True, force=True)
+            if self._state != "end":
+                where = f"transactions.{self.rows}" if self._state.startswith("rows") else "body"
+                raise ColumnsError(where, "the body ends early")
+        except ColumnsError as exc:
+            raise BrokenBodyError(exc, batches) from None
+        if (self.user_id, self.currency) != self._told:  # they came after the rows
+            batches.append(self._batch(TransactionColumns(user_id=None, currency=None)))
+        return batches
+
+    # -- walking the body ------------------------------------------------------
+
+    def _advance(self, batches: list[TransactionColumns], *, final: bool, force: bool) -> None:
+        buffer = self._buffer
+        while True:
+            if buffer and buffer[0] in _SPACES:  # (lstrip copies the buffer: only if needed)
+                del buffer[: len(buffer) - len(buffer.lstrip(_WHITESPACE))]
+            state = self._state
+            if state == "end":
+                if buffer:
+                    raise ColumnsError("body", "not JSON (more after the end)")
+                return
+            if state in ("rows_first", "rows"):
+                if buffer[:1] == b"]" and state == "rows_first":
+                    del buffer[:1]
+                    self._state = "after_value"
+                    continue
+                batch = self._cut(final=final, force=force)
+                if batch is None:
+                    return
+                batches.append(batch)
+                self._state = "rows_after"
+                continue
+            if not buffer:
+                return
+            if state in ("start", "key_or_end", "key", "value"):
+                if not self._value(state, final=final):
+                    return
+                continue
+            self._punctuation(state, buffer[0])
+            del buffer[:1]
+
+    def _punctuation(self, state: str, byte: int) -> None:
+        char = chr(byte)
+        expected = {
+            "colon": {":": "rows_open" if self._key == "transactions" else "value"},
+            "rows_open": {"[": "rows_first"},
+            "rows_after": {",": "rows", "]": "after_value"},
+            "after_value": {",": "key", "}": "end"},
+        }[state]
+        if char not in expected:
+            if state == "rows_open":
+                raise ColumnsError("transactions", "not a list")
+            where = f"transactions.{self.rows}" if state == "rows_after" else "body"
+            raise ColumnsError(where, "not JSON")
+        self._state = expected[char]
+
+    def _value(self, state: str, *, final: bool) -> bool:
+        """Read the object's opening brace, a key or a value; False to wait for more bytes."""
+        buffer = self._buffer
+        if state == "start":
+            if buffer[:1] != b"{":
+                raise ColumnsError(
+                    "body", "not a JSON object" if buffer[:1] == b"[" else "not JSON"
+                )
+            del buffer[:1]
+            self._state = "key_or_end"
+            return True
+        if state == "key_or_end" and buffer[:1] == b"}":
+            del buffer[:1]
+            self._state = "end"
+            return True
+        value = self._scalar(final=final)
+        if value is _INCOMPLETE:
+            return False
+        if state == "value":
+            self._take(self._key, value)
+            self._state = "after_value"
+            return True
+        if not isinstance(value, str):
+            raise ColumnsError("body", "not JSON (a key that is not a string)")
+        if value == "transactions":
+            if self._seen_rows:
+                raise ColumnsError("transactions", "sent twice")
+            self._seen_rows = True
+        self._key = value
+        self._state = "colon"
+        return True
+
+    def _scalar(self, *, final: bool) -> Any:
+        """The JSON value at the start of the buffer, or _INCOMPLETE."""
+        buffer = self._buffer
+        if not final and len(buffer) < self._scalar_want:
+            # Tried and incomplete: wait for twice the bytes (linear work).
+            return _INCOMPLETE
+        text = buffer.decode("utf-8", "surrogateescape")
+        try:
+            value, end = _JSON.raw_decode(text)
+        except ColumnsError:
+            raise
+        except (ValueError, RecursionError):
+            if final:
+                raise ColumnsError("body", "not JSON") from None
+            self._scalar_want = 2 * len(buffer)
+            return _INCOMPLETE
+        if end == len(text) and not final:
+            return _INCOMPLETE  # a number may go on in the next chunk
+        used = text[:end]
+        if not used.isascii() and any("\udc80" <= c <= "\udcff" for c in used):
+            raise ColumnsError("body", "not JSON (bytes that are not UTF-8)")
+        del buffer[: len(used.encode("utf-8", "surrogateescape"))]
+        self._scalar_want = 0
+        return value
+
+    def _take(self, key: str, value: Any) -> None:
+        if key == "user_id":
+            self.user_id = _optional_id(value, "user_id")
+        elif key == "currency":
+            self.currency = _optional_text(value, "currency")
+
+    def _cut(self, *, final: bool, force: bool) -> TransactionColumns | None:
+        """The rows before the last ``}`` that makes a JSON array, or None to wait."""
+        buffer = self._buffer
+        if not force and len(buffer) < self._want:
+            return None
+        end = buffer.rfind(b"}")
+        for _ in range(_CUT_TRIES):
+            if end < 0:
+                break
+            try:
+                columns = parse_row_batch(b"[" + buffer[: end + 1] + b"]", self.rows)
+            except BatchSyntaxError:
+                end = buffer.rfind(b"}", 0, end)
+                continue
+            del buffer[: end + 1]
+            self._want = self._batch_bytes
+            self.rows += len(columns)
+            return self._batch(columns)
+        if final:
+            return self._whole_rows()
+        self._want = max(self._want, 2 * len(buffer))
+        return None
+
+    def _whole_rows(self) -> TransactionColumns:
+        """The rows before the first that is not JSON (slow: only for a broken body).
+
+        Raises ColumnsError naming that row once no whole row is left.
+        """
+        text = self._buffer.decode("utf-8", "surrogateescape")
+        position = good_end = 0
+        problem = "not JSON"
+        while True:
+            try:
+                _, position = _JSON.raw_decode(text, position)
+            except ColumnsError as exc:  # NaN, Infinity
+                problem = exc.problem
+                break
+            except json.JSONDecodeError as exc:
+                if exc.pos >= len(text.rstrip()):
+                    problem = "the body ends early"
+                break
+            except (ValueError, RecursionError):
+                break
+            good_end = position
+            while text[position : position + 1].isspace():
+                position += 1
+            if text[position : position + 1] != ",":
+                break
+            position += 1
+            while text[position : position + 1].isspace():
+                position += 1
+        if not good_end:
+            raise ColumnsError(f"transactions.{self.rows}", problem)
+        good = text[:good_end].encode("utf-8", "surrogateescape")
+        columns = parse_row_batch(b"[" + good + b"]", self.rows)
+        del self._buffer[: len(good)]
+        self.rows += len(columns)
+        return self._batch(columns)
+
+    def _batch(self, columns: TransactionColumns) -> TransactionColumns:
+        columns.user_id, columns.currency = self.user_id, self.currency
+        self._told = (self.user_id, self.currency)
+        return columns
