@@ -4,7 +4,8 @@ The real dashboard headless, 100 jobs kept unfinished and polled, a key a
 second through every screen, the sandbox's clock moved each round, the
 connection dropped twice (the sandbox server stops and listens again on the
 same port). Run as a process of its own (``python -m benchmarks.soak``), so
-its memory is its own and ``-n 2`` workers never share a port or a folder.
+its memory is its own, started as the run starts (``tests/soak_early.py``)
+so that it runs beside the suite rather than holding a worker.
 The verdict must hold no problem: no toast or error but the expected ones,
 the store's files intact, every key handled outside the drops, resident
 memory at most 5 % above where it was after the warm-up. The last does not
@@ -15,34 +16,25 @@ can fail: a record with a leak, a stray toast, a broken file is judged so.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from benchmarks.bench_soak import plan_arguments, results
-from benchmarks.soak import SoakPlan
+from benchmarks.bench_soak import results
 from benchmarks.soak_checks import SoakRecord, Toast, store_problems, verdict
 
-ROOT = Path(__file__).resolve().parents[1]
-#: Drops at 40 s and 80 s; the warm-up covers a whole round of keys (about 35 s).
-PLAN = SoakPlan(seconds=120, warm_up=45, drop_every=40, drop_seconds=3)
+import soak_early
+
+PLAN = soak_early.plan()
 
 
 @pytest.mark.slow
 @pytest.mark.loopback
 def test_two_minutes_of_soak_leave_nothing_behind(tmp_path: Path) -> None:
-    result = tmp_path / "soak.json"
-    done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.soak", *plan_arguments(PLAN), "--result", str(result)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=PLAN.seconds + 240,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    data = json.loads(result.read_text())
+    # Started with the run when it could be (tests/soak_early.py), else here.
+    timeout = PLAN.seconds + 240
+    done = soak_early.wait_started(timeout) or soak_early.run_here(tmp_path / "soak.json", timeout)
+    assert done.returncode == 0 and done.result is not None, done.log
+    data = done.result
     record, judged = SoakRecord.from_json(data["record"]), data["verdict"]
     memory = [problem for problem in judged["problems"] if problem.startswith("RSS grew")]
     assert [problem for problem in judged["problems"] if problem not in memory] == [], judged
