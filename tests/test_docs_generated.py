@@ -107,3 +107,38 @@ def test_the_sandbox_guide_describes_every_flag_of_the_sandbox_command() -> None
     guide = (ROOT / "docs" / "developer" / "sandbox.md").read_text(encoding="utf-8")
     described = set(re.findall(r"^\| `(--[\w-]+)", guide, re.M))
     assert flags - described == set()
+
+
+def _first_session_keys(readme: str) -> list[str]:
+    """The keys of the README's "A first session" table (its first column)."""
+    section = readme.split("## A first session", 1)[1].split("\n## ", 1)[0]
+    keys: list[str] = []
+    for line in section.splitlines():
+        if not line.startswith("| ") or line.startswith(("| key ", "|---")):
+            continue
+        cell = line.split("|")[1]
+        keys += re.findall(r"`([^`]+)`|\b(F\d+|Ctrl\+\w|Esc)\b", cell)
+    return [quoted or bare for quoted, bare in keys]
+
+
+def test_the_readmes_first_session_keys_are_bound(generator: ModuleType) -> None:
+    # The README's short key table is written by hand (a few keys, in a
+    # person's words); each key it names must be a key the app binds, as the
+    # generated reference shows it.
+    from textual.binding import Binding
+
+    from accountdesk.tui.app import AccountDeskApp
+    from accountdesk.tui.screens import dashboard_screens
+
+    bound = {
+        generator._key_text(key.strip())
+        for owner in (AccountDeskApp, *dashboard_screens())
+        for cls in owner.__mro__
+        for item in vars(cls).get("BINDINGS", ())
+        for key in (item if isinstance(item, Binding) else Binding(*item)).key.split(",")
+    }
+    bound.add(generator._key_text(AccountDeskApp.COMMAND_PALETTE_BINDING))
+    named = _first_session_keys((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert len(named) >= 10, named
+    assert [key for key in named if key not in bound] == []
+    assert "Ctrl+Z" not in bound  # the check can fail: a key nobody binds is not found

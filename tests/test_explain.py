@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +20,7 @@ from accountdesk.contract import (
     endpoints,
 )
 from accountdesk.explain import MAX_WIDTH, explain
+from hidden_packages import environment_without
 
 ALL_CODES = [*ERRORS, *UNLISTED_CODES, *SANDBOX_CODES]
 
@@ -117,17 +117,7 @@ def test_the_command_line_runs_it(capsys: pytest.CaptureFixture[str]) -> None:
 
 def _without(tmp_path: Path, *packages: str) -> dict[str, str]:
     """An environment where ``packages`` cannot be imported (as in a smaller install)."""
-    blocker = tmp_path / "blocker"
-    blocker.mkdir(exist_ok=True)
-    (blocker / "sitecustomize.py").write_text(
-        "import sys\n"
-        "class Hide:\n"
-        "    def find_spec(self, name, path=None, target=None):\n"
-        f"        if name.split('.')[0] in {set(packages)!r}:\n"
-        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
-        "sys.meta_path.insert(0, Hide())\n"
-    )
-    return {**os.environ, "PYTHONPATH": str(blocker)}
+    return environment_without(packages, tmp_path / "blocker")
 
 
 def test_it_needs_nothing_beyond_the_standard_library(tmp_path: Path) -> None:

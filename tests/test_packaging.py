@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from hidden_packages import environment_without
+
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
 
@@ -143,17 +145,7 @@ def test_the_command_without_the_apps_packages_says_what_to_install(
     wheel: Path, tmp_path: Path
 ) -> None:
     # The client alone: httpx and pydantic are importable, Textual is hidden.
-    blocker = tmp_path / "blocker"
-    blocker.mkdir()
-    (blocker / "sitecustomize.py").write_text(
-        "import sys\n"
-        "class Hide:\n"
-        "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name.split('.')[0] in {'textual', 'platformdirs', 'pydantic_settings'}:\n"
-        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
-        "sys.meta_path.insert(0, Hide())\n"
-    )
-    env = {**os.environ, "PYTHONPATH": str(blocker)}
+    env = environment_without({"textual", "platformdirs", "pydantic_settings"}, tmp_path / "hide")
     done = subprocess.run(
         [sys.executable, "-m", "accountdesk"], env=env, capture_output=True, text=True, timeout=60
     )

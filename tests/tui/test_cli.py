@@ -387,22 +387,21 @@ def test_the_dashboard_takes_a_control_token(
 def test_the_sandbox_command_on_the_client_alone_says_what_to_install(tmp_path: Path) -> None:
     # `pip install accountdesk` is the client: httpx and pydantic, no sandbox
     # extra. The served sandbox's packages are hidden from a real process.
-    import os
     import subprocess
     import sys
 
-    blocker = tmp_path / "blocker"
-    blocker.mkdir()
-    (blocker / "sitecustomize.py").write_text(
-        "import sys\n"
-        "class Hide:\n"
-        "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name.split('.')[0] in {'starlette', 'uvicorn', 'h11', 'textual',\n"
-        "                                  'platformdirs', 'pydantic_settings', 'tomlkit'}:\n"
-        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
-        "sys.meta_path.insert(0, Hide())\n"
-    )
-    env = {**os.environ, "PYTHONPATH": str(blocker)}
+    from hidden_packages import environment_without
+
+    hidden = {
+        "starlette",
+        "uvicorn",
+        "h11",
+        "textual",
+        "platformdirs",
+        "pydantic_settings",
+        "tomlkit",
+    }
+    env = environment_without(hidden, tmp_path / "hide")
     done = subprocess.run(
         [sys.executable, "-m", "accountdesk", "sandbox", "--port", "1"],
         env=env,

@@ -27,7 +27,7 @@ from ._columns import (
     ColumnsError,
     TransactionColumns,
     _fill_checked,
-    _fill_columns,
+    _fill_from_rows,
     _optional_id,
     _optional_text,
     _refuse_constant,
@@ -79,16 +79,7 @@ def parse_row_batch(content: bytes, offset: int) -> TransactionColumns:
             raise BatchSyntaxError("not JSON") from None
         except (ValueError, RecursionError):  # not UTF-8, nested deep: the checked path says
             rows = None
-        if rows is not None and _fill_columns(
-            columns,
-            ids=[row.transaction_id for row in rows],
-            dates=[row.date for row in rows],
-            raw_amounts=[row.amount for row in rows],
-            descriptions=[row.description for row in rows],
-            categories=[row.category for row in rows],
-            pending=[row.pending for row in rows],
-            offset=offset,
-        ):
+        if rows is not None and _fill_from_rows(columns, rows, offset):
             return columns
         try:
             body = json.loads(content, parse_float=Decimal, parse_constant=_refuse_constant)

@@ -162,8 +162,14 @@ def _typed_columns(content: bytes) -> TransactionColumns | None:
         user_id=_optional_id(body.user_id, "user_id"),
         currency=_optional_text(body.currency, "currency"),
     )
-    rows = body.transactions
-    filled = _fill_columns(
+    return columns if _fill_from_rows(columns, body.transactions) else None
+
+
+def _fill_from_rows(
+    columns: TransactionColumns, rows: list[_WireTransaction], offset: int = 0
+) -> bool:
+    """:func:`_fill_columns` with msgspec's decoded rows (the whole read's, or a batch's)."""
+    return _fill_columns(
         columns,
         ids=[row.transaction_id for row in rows],
         dates=[row.date for row in rows],
@@ -171,8 +177,8 @@ def _typed_columns(content: bytes) -> TransactionColumns | None:
         descriptions=[row.description for row in rows],
         categories=[row.category for row in rows],
         pending=[row.pending for row in rows],
+        offset=offset,
     )
-    return columns if filled else None
 
 
 def _optional_id(value: object, where: str) -> str | None:
