@@ -152,6 +152,12 @@ async def test_with_many_jobs_a_redraw_writes_the_rows_in_view_and_scrolling_bri
         table.move_cursor(row=199, animate=False)  # scrolls the last rows into view
         await settle(pilot)
         assert str(table.get_row_at(199)[2]) == "in_progress"
+        # The details line follows the cursor (updated without a new layout: one line each).
+        details = app.screen.query_one("#job-details", Static)
+        assert "job_000" in str(details.render())
+        await pilot.press("up")
+        await settle(pilot)
+        assert "job_001" in str(details.render()) and "job_000" not in str(details.render())
         assert "200 jobs, 200 unfinished" in str(app.screen.query_one("#jobs-status").render())
 
 

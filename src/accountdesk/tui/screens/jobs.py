@@ -238,11 +238,22 @@ service tells (the sandbox does).
             self._written[row.key] = row
 
     def _show(self, line: Static, content: str | Text) -> None:
-        """``line.update(content)`` unless it shows that already (an update lays the screen out again)."""
+        """``line.update(content)`` unless it shows that already.
+
+        Laying the screen out again (a thousand rows' table included) is only
+        needed when the line's height may change: not while the old and the
+        new text each fit on one line (the details line follows the cursor).
+        """
         key = line.id or ""
-        if self._lines.get(key) != content:
-            self._lines[key] = content
-            line.update(content)
+        old = self._lines.get(key)
+        if old == content:
+            return
+        self._lines[key] = content
+        width = line.content_region.width
+        one_line = old is not None and all(
+            "\n" not in str(text) and Text(str(text)).cell_len <= width for text in (old, content)
+        )
+        line.update(content, layout=not one_line)
 
     def _draw_status(self) -> None:
         desk = self.desk
