@@ -8,7 +8,9 @@ it times what reaches the terminal, nothing inside the app:
 
 - first rows: the count line reads ``loading… N rows`` (N > 0) or ``showing``
   (the screen paints the first page with the first batch);
-- the complete table: ``showing 100,000 of 100,000`` (every row read).
+- the complete table: ``showing 100,000 of 100,000`` (every row read);
+  then, untimed, the total under it (the index built), and the app is
+  killed: its peak RSS is that of the table complete and indexed.
 
 So the sandbox's first build of the user's answer is counted (embedded: in
 the app's process). The floors are whole processes too, on the same body
@@ -57,6 +59,8 @@ from .registry import benchmark
 BADGE = b"SANDBOX"
 #: The account screen's balance panel once loaded (``x`` is pressed then).
 BALANCE = b"Available"
+#: The total under the table once the index is built (after the rows: peak RSS is read then).
+INDEXED = re.compile(rb"total [-+]?[0-9,]+\.[0-9]")
 FIRST_ROWS = re.compile(rb"loading\xe2\x80\xa6 [1-9][0-9,]* rows|showing [1-9]")
 MILLION_USER = "user_million"
 MILLION_PACK = f"""\
@@ -107,6 +111,7 @@ def _open_in_app(case: Case, url: str | None, timeout: float) -> tuple[float, fl
                 (case.user_id.encode() + b"\r", BALANCE),
                 (b"x", FIRST_ROWS),
                 (None, case.complete),
+                (None, INDEXED),
             ],
             env=bench_env(home, **extra),
             timeout=timeout,
