@@ -122,7 +122,7 @@ def polling(rounds: int) -> list[Result]:
     "polling_1k",
     "1,000 unfinished jobs polled (embedded sandbox): CPU above a bare Textual app, key p95, stale jobs",
     rounds=MANY_WINDOWS,
-    seconds=110,
+    seconds=115,
     default=False,
 )
 def polling_1k(rounds: int) -> list[Result]:
