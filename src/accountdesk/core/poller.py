@@ -35,7 +35,6 @@ its tests and on Textual timers and workers in the app.
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import logging
 import math
@@ -46,6 +45,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
 from .jobs import JobTracker, TrackedJob
+from .scheduler import AsyncioScheduler, Cancellable, Scheduler
 
 if TYPE_CHECKING:
     from accountdesk.client import AccountDataClient, AccountDataError, Job
@@ -75,50 +75,6 @@ DEFAULT_MAX_RATE = 40.0
 SAVE_EVERY = 5.0
 BACKOFF_BASE = 1.0
 BACKOFF_CAP = 30.0
-
-
-class Cancellable(Protocol):
-    def cancel(self) -> None: ...
-
-
-class Scheduler(Protocol):
-    """Timers and background work, as the host provides them."""
-
-    def call_later(self, delay: float, callback: Callable[[], None]) -> Cancellable: ...
-
-    def spawn(self, work: Callable[[], Awaitable[None]], name: str) -> Cancellable: ...
-
-
-class _TaskHandle:
-    def __init__(self, task: asyncio.Task[None]) -> None:
-        self._task = task
-
-    def cancel(self) -> None:
-        self._task.cancel()
-
-
-class AsyncioScheduler:
-    """A :class:`Scheduler` on the running asyncio loop (tests, headless use)."""
-
-    def __init__(self) -> None:
-        self.tasks: set[asyncio.Task[None]] = set()
-
-    def call_later(self, delay: float, callback: Callable[[], None]) -> Cancellable:
-        return asyncio.get_running_loop().call_later(delay, callback)
-
-    def spawn(self, work: Callable[[], Awaitable[None]], name: str) -> Cancellable:
-        async def run() -> None:
-            await work()
-
-        task = asyncio.get_running_loop().create_task(run(), name=name)
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
-        return _TaskHandle(task)
-
-    async def wait(self) -> None:
-        """Wait until every spawned piece of work has ended (tests)."""
-        while self.tasks:
-            await asyncio.gather(*self.tasks, return_exceptions=True)
 
 
 class PollerListener(Protocol):
