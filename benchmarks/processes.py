@@ -20,6 +20,7 @@ import fcntl
 import json
 import os
 import pty
+import re
 import select
 import signal
 import socket
@@ -145,6 +146,8 @@ class TerminalRun:
 
     #: Seconds from spawn to the first appearance of each step's text.
     seen: list[float] = field(default_factory=list)
+    #: Seconds from spawn to when each step's keys were typed (its start, without keys).
+    typed: list[float] = field(default_factory=list)
     usage: ChildUsage | None = None
     #: Everything the program wrote (for diagnosis when a text never came).
     output: bytes = b""
@@ -152,7 +155,7 @@ class TerminalRun:
 
 def run_in_terminal(
     argv: Sequence[str],
-    steps: Sequence[tuple[bytes | None, bytes]],
+    steps: Sequence[tuple[bytes | None, bytes | re.Pattern[bytes]]],
     *,
     env: dict[str, str],
     size: tuple[int, int] = (100, 30),
@@ -162,7 +165,8 @@ def run_in_terminal(
     """Run ``argv`` on a ``size`` (columns, rows) pseudo-terminal and time ``steps``.
 
     Each step is ``(keys, text)``: type ``keys`` (None: nothing), then wait for
-    ``text`` to appear in output written after the keys. ``seen[i]`` is the
+    ``text`` (bytes, or a compiled bytes pattern) to appear in output written
+    after the keys. ``seen[i]`` is the
     time from spawn to step i's text, so step i's latency is
     ``seen[i] - seen[i - 1]`` when its keys are typed at once. Raises
     RuntimeError (with the output's tail) when a text does not come in time.
@@ -192,15 +196,20 @@ def run_in_terminal(
     try:
         for keys, text in steps:
             mark = len(output)
+            run.typed.append(time.perf_counter() - started)
             if keys is not None:
                 os.write(master, keys)
             deadline = time.monotonic() + timeout
             # Search a little before the mark: a text may straddle two reads.
-            while text not in output[max(mark - len(text), 0) :]:
+            back = len(text) if isinstance(text, bytes) else 200
+            while not _found(text, output[max(mark - back, 0) :]):
                 alive = _read_some(master, output, 0.5) or _running(process)
                 if time.monotonic() > deadline or not alive:
                     tail = bytes(output[-600:])
-                    raise RuntimeError(f"{argv[-1]}: {text!r} not seen; output ends {tail!r}")
+                    missed = RuntimeError(f"{argv[-1]}: {text!r} not seen; output ends {tail!r}")
+                    missed.add_note(f"{len(output):,} bytes of output")
+                    missed.output = bytes(output)  # type: ignore[attr-defined]
+                    raise missed
             run.seen.append(time.perf_counter() - started)
         if quit_keys is not None:
             os.write(master, quit_keys)
@@ -215,6 +224,10 @@ def run_in_terminal(
         os.close(master)
         run.output = bytes(output)
     return run
+
+
+def _found(text: bytes | re.Pattern[bytes], output: bytearray) -> bool:
+    return text in output if isinstance(text, bytes) else text.search(output) is not None
 
 
 def _read_some(fd: int, into: bytearray, wait: float) -> bool:

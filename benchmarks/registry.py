@@ -50,6 +50,7 @@ def load_all() -> dict[str, Benchmark]:
         "bench_startup",
         "bench_bulk",
         "bench_stream",
+        "bench_process",
         "bench_polling",
         "bench_client",
         "bench_sandbox",

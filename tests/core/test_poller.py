@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -319,3 +320,63 @@ async def test_a_thousand_jobs_stay_live_within_the_bound_and_the_rate(tmp_path:
     # The rate holds: the first round, then about max_rate a second.
     assert len(client.calls) <= 1000 + seconds * poller.max_rate
     poller.stop()
+
+
+async def test_a_thousand_jobs_are_polled_spread_over_the_period_not_in_a_burst(
+    tmp_path: Path,
+) -> None:
+    client, clock, scheduler = FakeClient(), Clock(), ManualTicks()
+    tracker = JobTracker(Store(), tmp_path / "jobs.json", "sandbox")
+    poller = JobPoller(tracker, scheduler, Listener(), clock, interval=1.0, concurrency=8)
+    poller.start(client)  # type: ignore[arg-type]
+    ids = [f"job_{n}" for n in range(1000)]
+    for job_id in ids:
+        client.script(job_id, job(job_id, "in_progress"))
+        tracker.track(job(job_id), "user_good", clock())
+    per_tick = []
+    for second in range(1, 46):  # past the stale limit: period (25 s) + 15 s
+        clock.advance(1)
+        before = len(client.calls)
+        poller._tick()
+        await scheduler.wait()
+        per_tick.append(len(client.calls) - before)
+        if second % 5 == 0:
+            assert poller.stale_count(clock()) == 0, f"stale after {second} s"
+        if second == 25:  # one period: every job answered once
+            assert set(client.calls) == set(ids)
+    assert max(per_tick) <= poller.max_rate  # 40 a tick of 1 s, never 1,000 at once
+    assert client.max_in_flight <= 8 and client.max_same_job == 1
+
+
+async def test_changes_are_saved_at_once_then_at_most_every_few_seconds(tmp_path: Path) -> None:
+    client, clock, scheduler = FakeClient(), Clock(), ManualTicks()
+    path = tmp_path / "jobs.json"
+    tracker = JobTracker(Store(), path, "sandbox")
+    poller = JobPoller(tracker, scheduler, Listener(), clock, interval=1.0)
+    poller.start(client)  # type: ignore[arg-type]
+    for job_id in ("job_a", "job_b"):
+        tracker.track(job(job_id), "user_good", clock())
+    tracker.save()
+    saves = 0
+    save = tracker.save
+
+    def counted() -> bool:
+        nonlocal saves
+        saves += 1
+        return save()
+
+    tracker.save = counted  # type: ignore[method-assign]
+    # Every tick a status changes (a thousand jobs answering do that all the time).
+    for status in ("in_progress", "mfa_required", "in_progress", "completed", "completed"):
+        for job_id in ("job_a", "job_b"):
+            client.script(job_id, job(job_id, status))
+        clock.advance(1)
+        poller._tick()
+        await scheduler.wait()
+    assert saves == 1  # the first change at once; the next ones wait their turn
+    assert tracker.unsaved
+    poller.stop()
+    assert tracker.save()  # what the desk does at sign-out and quit
+    statuses = {record["job_id"]: record["status"] for record in
+                json.loads(path.read_text())["services"]["sandbox"]}  # fmt: skip
+    assert statuses == {"job_a": "completed", "job_b": "completed"}

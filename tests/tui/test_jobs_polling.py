@@ -120,3 +120,71 @@ async def test_jobs_screen_updates_rows_in_place(app: Any, client: ScriptedClien
         assert cells == ["pending", "0s", "0s ago", "stale · AC-104"]
         assert str(table.get_row("user_good/job_2")[2]) == "in_progress"
         assert "1 stale" in str(app.screen.query_one("#jobs-status").render())
+
+
+async def test_with_many_jobs_a_redraw_writes_the_rows_in_view_and_scrolling_brings_the_rest(
+    app: Any, client: ScriptedClient
+) -> None:
+    async with app.run_test(size=(100, 30)) as pilot:
+        await sign_in(pilot)
+        tracker = app.desk.tracker
+        for index in range(200):
+            tracker.track(job(f"job_{index:03d}"), "user_good", app.desk.now())
+            client.script(f"job_{index:03d}", job(f"job_{index:03d}", "in_progress"))
+        tracker.save()
+        await app.run_action("show_jobs")
+        await settle(pilot)
+        table = app.screen.query_one(DataTable)
+        assert table.row_count == 200
+        written: set[Any] = set()
+        update_cell = table.update_cell
+
+        def counted(row_key: Any, *args: Any, **kwargs: Any) -> None:
+            written.add(row_key)
+            update_cell(row_key, *args, **kwargs)
+
+        table.update_cell = counted  # type: ignore[method-assign]
+        assert app.desk.poller.poll_now(force=True) == 200  # every status changes
+        await settle(pilot)
+        # A screenful (30 rows) and a few around it, not all 200.
+        assert 0 < len(written) <= 40
+        assert str(table.get_row_at(0)[2]) == "in_progress"
+        table.move_cursor(row=199, animate=False)  # scrolls the last rows into view
+        await settle(pilot)
+        assert str(table.get_row_at(199)[2]) == "in_progress"
+        # The details line follows the cursor (updated without a new layout: one line each).
+        details = app.screen.query_one("#job-details", Static)
+        assert "job_000" in str(details.render())
+        await pilot.press("up")
+        await settle(pilot)
+        assert "job_001" in str(details.render()) and "job_000" not in str(details.render())
+        assert "200 jobs, 200 unfinished" in str(app.screen.query_one("#jobs-status").render())
+
+
+async def test_a_burst_of_job_changes_redraws_twice_and_shows_the_last_state(
+    app: Any, client: ScriptedClient
+) -> None:
+    async with app.run_test(size=(100, 30)) as pilot:
+        await sign_in(pilot)
+        app.desk.track_job(job(), "user_good")
+        await app.run_action("show_jobs")
+        await settle(pilot)
+        screen = app.screen
+        redraws = 0
+        refresh_jobs = screen.refresh_jobs
+
+        def counted() -> None:
+            nonlocal redraws
+            redraws += 1
+            refresh_jobs()
+
+        screen.refresh_jobs = counted
+        for status in ("in_progress", "pending", "in_progress", "completed"):
+            client.script("job_1", job(status=status))
+            app.desk.poller.poll_now(force=True)
+            await pilot.pause()  # the answer handled, the signal published
+        await settle(pilot)
+        # One redraw at once, one owed for the rest (not one per answer).
+        assert redraws <= 2
+        table = screen.query_one(DataTable)
+        assert str(table.get_row("user_good/job_1")[2]) == "completed"

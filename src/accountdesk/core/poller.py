@@ -15,6 +15,9 @@ workers and knows what state it is in:
   Past ``max_rate * interval`` jobs each job is polled every
   ``jobs / max_rate`` seconds (its *period*), and a job reads stale when
   its answer is ``stale_after`` older than that period says it should be.
+  Then a tick starts at most ``max_rate * interval`` polls and the round
+  goes on at the next tick: the polls are spread over the period, not
+  sent in a burst that holds the UI's loop for seconds (keys waited).
 - ``PAUSED``: the user paused polling; nothing new starts.
 
 ``held`` (a modal dialog is open; counted, as dialogs stack) is orthogonal:
@@ -32,15 +35,17 @@ its tests and on Textual timers and workers in the app.
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import logging
+import math
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
 from .jobs import JobTracker, TrackedJob
+from .scheduler import AsyncioScheduler, Cancellable, Scheduler
 
 if TYPE_CHECKING:
     from accountdesk.client import AccountDataClient, AccountDataError, Job
@@ -66,52 +71,10 @@ DEFAULT_GIVE_UP_AFTER = dt.timedelta(minutes=30)
 DEFAULT_STALE_AFTER = dt.timedelta(seconds=15)
 #: Polls a second, on average, at most: 1,000 jobs are each polled every 25 s.
 DEFAULT_MAX_RATE = 40.0
+#: Seconds between two saves of what polls changed (the first change is saved at once).
+SAVE_EVERY = 5.0
 BACKOFF_BASE = 1.0
 BACKOFF_CAP = 30.0
-
-
-class Cancellable(Protocol):
-    def cancel(self) -> None: ...
-
-
-class Scheduler(Protocol):
-    """Timers and background work, as the host provides them."""
-
-    def call_later(self, delay: float, callback: Callable[[], None]) -> Cancellable: ...
-
-    def spawn(self, work: Callable[[], Awaitable[None]], name: str) -> Cancellable: ...
-
-
-class _TaskHandle:
-    def __init__(self, task: asyncio.Task[None]) -> None:
-        self._task = task
-
-    def cancel(self) -> None:
-        self._task.cancel()
-
-
-class AsyncioScheduler:
-    """A :class:`Scheduler` on the running asyncio loop (tests, headless use)."""
-
-    def __init__(self) -> None:
-        self.tasks: set[asyncio.Task[None]] = set()
-
-    def call_later(self, delay: float, callback: Callable[[], None]) -> Cancellable:
-        return asyncio.get_running_loop().call_later(delay, callback)
-
-    def spawn(self, work: Callable[[], Awaitable[None]], name: str) -> Cancellable:
-        async def run() -> None:
-            await work()
-
-        task = asyncio.get_running_loop().create_task(run(), name=name)
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
-        return _TaskHandle(task)
-
-    async def wait(self) -> None:
-        """Wait until every spawned piece of work has ended (tests)."""
-        while self.tasks:
-            await asyncio.gather(*self.tasks, return_exceptions=True)
 
 
 class PollerListener(Protocol):
@@ -162,6 +125,9 @@ class JobPoller:
         #: Seconds between two polls of one job (see the module docstring); set each tick.
         self.period = interval
         self._round: deque[TrackedJob] = deque()
+        self._saved_at = -SAVE_EVERY
+        #: Polls this tick may still start (None: no limit, few jobs).
+        self._budget: int | None = None
         self.state = PollerState.STOPPED
         self._holds = 0
         self._client: AccountDataClient | None = None
@@ -270,12 +236,16 @@ class JobPoller:
     def _next_of_round(self) -> int:
         """Start the round's next polls, up to the bound; how many started."""
         room = self.concurrency - len(self._in_flight)
+        if self._budget is not None:
+            room = min(room, self._budget)
         ready: list[TrackedJob] = []
         while self._round and len(ready) < room:
             job = self._round.popleft()
             # Finished, gone or polled by force since the round began: skipped.
             if job.key not in self._in_flight and (job.is_pollable or job.legacy):
                 ready.append(job)
+        if self._budget is not None:
+            self._budget -= len(ready)
         return self._launch(ready, limit=None) if ready else 0
 
     def _arm(self) -> None:
@@ -294,10 +264,28 @@ class JobPoller:
             return
         self._give_up_overdue()
         self.period = max(self.interval, len(self.tracker.pollable()) / self.max_rate)
+        spread = self.period > self.interval
+        self._budget = math.ceil(self.max_rate * self.interval) if spread else None
         self.poll_now()
-        if self.tracker.unsaved:
-            self.tracker.save()
+        self._save_now_and_then()
         self._arm()
+
+    def _save_now_and_then(self) -> None:
+        """Save what the polls changed: at once, then at most every ``SAVE_EVERY`` seconds.
+
+        Each save reads, merges and writes the whole file under its lock
+        (a thousand jobs: tens of ms on the UI's loop); while jobs change
+        every tick, one save per tick held every key. What is not saved yet
+        is saved by a later tick, or at sign-out and quit (the desk's
+        ``stop_polling``); a crash loses at most that many seconds of
+        statuses, which the next polls learn again.
+        """
+        if not self.tracker.unsaved:
+            return
+        now = time.monotonic()
+        if now - self._saved_at >= SAVE_EVERY:
+            self._saved_at = now
+            self.tracker.save()
 
     def _give_up_overdue(self) -> None:
         now = self.clock()

@@ -66,7 +66,21 @@ class Driver:
             with contextlib.suppress(WorkerFailed, WorkerCancelled):
                 await self.app.workers.wait_for_complete()
             await self._pause()
+        await self._redraws_over()
         await self._flashes_over()
+
+    async def _redraws_over(self) -> None:
+        # A screen that spaces its redraws out (the jobs screen, REDRAW_EVERY)
+        # says so with ``redraw_due``: what it owes is shown before a step ends.
+        loop = asyncio.get_running_loop()
+        until, waited = loop.time() + _FLASH_BOUND, False
+        while loop.time() < until and any(
+            getattr(screen, "redraw_due", False) for screen in self.app.screen_stack
+        ):
+            waited = True
+            await asyncio.sleep(0.02)
+        if waited:
+            await self._pause()  # the screen redrawn
 
     async def _flashes_over(self) -> None:
         # A pressed button flashes on a real-time timer: a screen read within it

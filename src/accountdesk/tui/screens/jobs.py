@@ -10,6 +10,7 @@ the app for the MFA dialog.
 
 from __future__ import annotations
 
+import time
 from typing import ClassVar
 
 from rich.text import Text
@@ -37,6 +38,11 @@ from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
 
 __all__ = ["STATUS_STYLES", "JobsScreen"]
+
+#: Seconds between two redraws the jobs signal asks for (a thousand jobs answer ~40 times a second).
+REDRAW_EVERY = 0.25
+#: Rows beyond the visible ones kept up to date on each side (a page-down lands on fresh rows).
+VIEW_MARGIN = 5
 
 #: Colour of each job status in the table.
 STATUS_STYLES = {
@@ -107,7 +113,14 @@ service tells (the sandbox does).
 
     def __init__(self) -> None:
         super().__init__()
-        self._shown: dict[str, JobRow] = {}
+        #: The jobs shown, in table order, as of the last redraw.
+        self._jobs: list[TrackedJob] = []
+        #: What the table holds for each job (a row off screen is written when it scrolls in).
+        self._written: dict[str, JobRow] = {}
+        #: What the status, details and empty lines show (updated only when it changes).
+        self._lines: dict[str, object] = {}
+        self._last_refresh = -REDRAW_EVERY
+        self._refresh_due = False
 
     def compose(self) -> ComposeResult:
         yield AppHeader("Jobs")
@@ -132,56 +145,115 @@ service tells (the sandbox does).
         table = self.query_one(DataTable)
         for key, label in COLUMNS:
             table.add_column(label, key=key, width=FIXED_WIDTHS.get(key))
-        self.jobs_changed_signal.subscribe(self, lambda _: self.refresh_jobs())
+        self.jobs_changed_signal.subscribe(self, lambda _: self._jobs_changed())
         # Ages and "last poll" move with the clock even when no job changes.
         self.set_interval(1.0, self.refresh_jobs, name="jobs-ages")
+        # Rows that scroll into view are brought up to date as they come.
+        self.watch(table, "scroll_y", lambda _: self._write_visible(), init=False)
         self.refresh_jobs()
         table.focus()
+
+    @property
+    def redraw_due(self) -> bool:
+        """A redraw the jobs signal asked for is waiting for its turn (the Driver's settle waits)."""
+        return self._refresh_due
+
+    def _jobs_changed(self) -> None:
+        """Polls answer many times a second with many jobs: redraw at most every REDRAW_EVERY s."""
+        if self._refresh_due:
+            return
+        wait = self._last_refresh + REDRAW_EVERY - time.monotonic()
+        if wait <= 0:
+            self.refresh_jobs()
+        else:
+            self._refresh_due = True
+            self.set_timer(wait, self.refresh_jobs, name="jobs-changed")
 
     # -- drawing ---------------------------------------------------------
 
     def refresh_jobs(self) -> None:
-        """Redraw the rows, keeping the cursor on the same job; only changed cells are touched."""
+        """Redraw the rows, keeping the cursor on the same job.
+
+        With the same jobs in the same order (the usual tick) only the rows
+        in view are brought up to date, and only their changed cells: a
+        thousand jobs cost what a screenful does. Others are written when
+        they scroll into view.
+        """
+        self._last_refresh, self._refresh_due = time.monotonic(), False
         desk = self.desk
-        tracker, poller, now = desk.tracker, desk.poller, desk.now()
+        tracker = desk.tracker
         table = self.query_one(FittedTable)
         query = self.query_one("#jobs-filter", Input).value
         shown = [job for job in tracker.jobs if matches(job, query)]
-        # Each age on the clock its job started on (a sandbox's may have moved).
-        rows = [job_row(job, desk.job_now(job), stale=poller.is_stale(job, now)) for job in shown]
-        if [row.key for row in rows] == [key.value for key in table.rows]:
-            # The same jobs in the same order (the usual tick): update in place,
-            # so the cursor and scroll position stay exactly where they were.
-            for row in rows:
-                if self._shown.get(row.key) == row:
-                    continue
-                old = self._shown.get(row.key)
-                for index, ((column, _), cell) in enumerate(zip(COLUMNS, _cells(row), strict=True)):
-                    # Styles follow the texts (status word, "stale"/"gone" in the note).
-                    if old is None or old.cells[index] != row.cells[index]:
-                        # Re-measuring a column costs a pass over every row:
-                        # only for the columns that rarely change.
-                        fixed = column in FIXED_WIDTHS
-                        table.update_cell(row.key, column, cell, update_width=not fixed)
+        if [job.key for job in shown] == [job.key for job in self._jobs]:
+            # Update in place, so the cursor and scroll position stay exactly where they were.
+            self._jobs = shown
+            self._write_visible()
         else:
             selected = self.selected_job_key
+            self._jobs = shown
+            poller, now = desk.poller, desk.now()
+            # Each age on the clock its job started on (a sandbox's may have moved).
+            rows = [
+                job_row(job, desk.job_now(job), stale=poller.is_stale(job, now)) for job in shown
+            ]
             table.clear()
             for row in rows:
                 table.add_row(*_cells(row), key=row.key)
+            self._written = {row.key: row for row in rows}
             if selected is not None and selected in table.rows:
                 table.move_cursor(row=table.get_row_index(selected), animate=False)
-        self._shown = {row.key: row for row in rows}
         table.fit()
         empty = self.query_one("#jobs-empty", Static)
-        empty.update(
+        self._show(
+            empty,
             "No jobs yet: start a balance refresh, identity or transactions job from an account."
             if not len(tracker)
-            else f"No job matches “{query}”."
+            else f"No job matches “{query}”.",
         )
-        empty.display = not rows
-        table.display = bool(rows)
+        empty.display = not shown
+        table.display = bool(shown)
         self._draw_status()
         self._draw_details()
+
+    def _write_visible(self) -> None:
+        """Bring the rows in view (and a few around them) up to date, changed cells only."""
+        table = self.query_one(FittedTable)
+        first = max(0, round(table.scroll_y) - VIEW_MARGIN)
+        last = round(table.scroll_y) + table.size.height + VIEW_MARGIN
+        desk = self.desk
+        poller, now = desk.poller, desk.now()
+        for job in self._jobs[first:last]:
+            row = job_row(job, desk.job_now(job), stale=poller.is_stale(job, now))
+            old = self._written.get(row.key)
+            if old == row or row.key not in table.rows:
+                continue
+            for index, ((column, _), text) in enumerate(zip(COLUMNS, _cells(row), strict=True)):
+                # Styles follow the texts (status word, "stale"/"gone" in the note).
+                if old is None or old.cells[index] != row.cells[index]:
+                    # Re-measuring a column costs a pass over every row:
+                    # only for the columns that rarely change.
+                    fixed = column in FIXED_WIDTHS
+                    table.update_cell(row.key, column, text, update_width=not fixed)
+            self._written[row.key] = row
+
+    def _show(self, line: Static, content: str | Text) -> None:
+        """``line.update(content)`` unless it shows that already.
+
+        Laying the screen out again (a thousand rows' table included) is only
+        needed when the line's height may change: not while the old and the
+        new text each fit on one line (the details line follows the cursor).
+        """
+        key = line.id or ""
+        old = self._lines.get(key)
+        if old == content:
+            return
+        self._lines[key] = content
+        width = line.content_region.width
+        one_line = old is not None and all(
+            "\n" not in str(text) and Text(str(text)).cell_len <= width for text in (old, content)
+        )
+        line.update(content, layout=not one_line)
 
     def _draw_status(self) -> None:
         desk = self.desk
@@ -201,19 +273,19 @@ service tells (the sandbox does).
         state.append(f"  ·  {len(tracker)} {noun}, {len(unfinished)} unfinished", style="")
         if waiting:
             state.append(f", {waiting} waiting for MFA (press m)", style="magenta")
-        self.query_one("#jobs-status", Static).update(state)
+        self._show(self.query_one("#jobs-status", Static), state)
 
     def _draw_details(self) -> None:
         details = self.query_one("#job-details", Static)
         job = self.selected_job
         if job is None:
-            details.update("")
+            self._show(details, "")
             return
         text = Text()
         for index, (label, value) in enumerate(job_details(job)):
             text.append(("  " if index else "") + (label + " " if label else ""), style="dim")
             text.append(value, style="magenta" if label.startswith("MFA") else "")
-        details.update(text)
+        self._show(details, text)
 
     # -- selection -------------------------------------------------------
 
