@@ -193,6 +193,7 @@ def run_in_terminal(
     )
     os.close(slave)
     output = bytearray()
+    peak: float | None = None
     try:
         for keys, text in steps:
             mark = len(output)
@@ -212,15 +213,17 @@ def run_in_terminal(
                     raise missed
             run.seen.append(time.perf_counter() - started)
         if quit_keys is not None:
+            peak = _own_peak_mb(process.pid)
             os.write(master, quit_keys)
             deadline = time.monotonic() + timeout
             while _running(process) and time.monotonic() < deadline:
                 _read_some(master, output, 0.1)  # keep draining: a full pty blocks the app
     finally:
         if _running(process):
+            peak = _own_peak_mb(process.pid)
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
-        run.usage = _reap(process)
+        run.usage = _reap(process, peak)
         os.close(master)
         run.output = bytes(output)
     return run
@@ -243,14 +246,35 @@ def _read_some(fd: int, into: bytearray, wait: float) -> bool:
     return bool(chunk)
 
 
-def _reap(process: subprocess.Popen[Any]) -> ChildUsage:
-    """Wait for ``process`` with wait4: its own peak RSS and CPU, not all children's."""
+def _reap(process: subprocess.Popen[Any], peak_mb: float | None = None) -> ChildUsage:
+    """Wait for ``process`` with wait4: its own CPU, not all children's.
+
+    ``peak_mb`` (its ``VmHWM``, read while it ran) replaces wait4's peak:
+    Linux carries the parent's high-water mark over fork and exec into
+    ``ru_maxrss`` (a runner that held a 300 MB body made ``python -c pass``
+    report 300 MB).
+    """
     try:
         _, status, usage = os.wait4(process.pid, 0)
     except ChildProcessError:  # already reaped: no usage to be had
-        return ChildUsage(0.0, 0.0, process.returncode or 0)
+        return ChildUsage(peak_mb or 0.0, 0.0, process.returncode or 0)
     process.returncode = os.waitstatus_to_exitcode(status)
-    return ChildUsage.from_wait4(process.returncode, usage)
+    reaped = ChildUsage.from_wait4(process.returncode, usage)
+    if peak_mb is None:
+        return reaped
+    return ChildUsage(peak_mb, reaped.cpu_seconds, reaped.status)
+
+
+def _own_peak_mb(pid: int) -> float | None:
+    """``pid``'s own peak RSS since it started its program (``VmHWM``), in MB; None if gone."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return None
 
 
 def _running(process: subprocess.Popen[Any]) -> bool:
