@@ -9,6 +9,7 @@ import pytest
 from test_transactions_stream import BULK, HeldTransport, until
 from tui_helpers import FROZEN_NOW, open_account, settle, sign_in
 
+from accountdesk.core.transaction_read import TransactionRead
 from accountdesk.tui.screens.account import AccountScreen
 from accountdesk.tui.screens.transactions import TransactionsScreen, open_transactions
 
@@ -70,11 +71,13 @@ async def test_back_stops_the_read_before_the_screen_mounts_and_while_rows_arriv
     app = make_app(transport=held)
     async with app.run_test(size=(100, 30)) as pilot:
         account = await on_account(pilot)
-        open_transactions(account, "user_bulk")
-        [first] = app.desk._reads
-        app.pop_screen()  # Back, before the screen was ever mounted
+        started: list[TransactionRead] = []
+        start = app.desk.start_transaction_read
+        app.desk.start_transaction_read = lambda user: started.append(start(user)) or started[-1]
+        await pilot.press("x", "escape")  # Back at once, as the screen comes up
         await settle(pilot)
-        assert first.cancelled and not app.desk._reads and app.screen is account
+        [first] = started
+        assert app.screen is account and first.cancelled and not app.desk._reads
         await pilot.press("x")  # nothing cached (nothing whole was read): a new read
         screen = app.screen
         assert isinstance(screen, TransactionsScreen) and screen.read is not None, (
@@ -87,3 +90,4 @@ async def test_back_stops_the_read_before_the_screen_mounts_and_while_rows_arriv
         await settle(pilot)
         assert second.cancelled and not second.data.complete and not app.desk._reads
         assert held.reads == 2 and app.desk.cached_transactions("user_bulk") is None
+        assert started == [first, second]

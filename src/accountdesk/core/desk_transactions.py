@@ -12,6 +12,7 @@ from .transaction_read import INLINE_ROWS, TransactionRead
 if TYPE_CHECKING:
     from accountdesk.client import AccountDataClient
 
+    from .connection import ServiceConnection
     from .transactions import TransactionData
 
 __all__ = ["INLINE_ROWS", "TransactionReads"]
@@ -21,6 +22,7 @@ class TransactionReads:
     """Transactions for :class:`~accountdesk.core.desk.Desk` (a base of it)."""
 
     transactions: TransactionCache
+    connection: ServiceConnection
     #: Reads under way (:meth:`start_transaction_read`), to stop on sign-out.
     _reads: set[TransactionRead]
     _client: AccountDataClient | None
@@ -79,6 +81,15 @@ class TransactionReads:
         self._reads.add(read)
         read.on_done(self._reads.discard)
         return read
+
+    async def prepare_transactions(self, user_id: str) -> None:
+        """Have the embedded sandbox build ``user_id``'s answer now, if not read yet.
+
+        Called when a user's account is shown: in embedded mode the first
+        ``x`` then finds the answer built (nothing for a live service).
+        """
+        if self.cached_transactions(user_id) is None:
+            await self.connection.prepare_transactions(user_id)
 
     def cancel_transaction_reads(self) -> None:
         """Stop every read still running (sign-out, another service)."""

@@ -194,7 +194,7 @@ them again). Errors become toasts and the panel says what is missing.
     def on_mount(self) -> None:
         self.jobs_changed_signal.subscribe(self, self._jobs_changed)
         self.action_reload()
-        self.call_after_refresh(preload_transactions_screen, self)
+        self.call_after_refresh(preload_transactions_screen, self, self.desk, self.user_id)
 
     # -- loading -------------------------------------------------------------
 

@@ -214,6 +214,8 @@ transactions job on the account screen first if the list is empty.
                 await asyncio.to_thread(data.index)
 
     def on_transactions_arrived(self, message: TransactionsArrived) -> None:
+        if not self.is_attached:
+            return  # Back while this was on its way: the screen is gone
         data = message.data
         if self.view is not None and self.view.data is data:
             self.view.grown()
