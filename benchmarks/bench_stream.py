@@ -13,7 +13,15 @@ driven by the product's Driver, timed key to frame as :mod:`.bench_bulk`):
   row, against msgspec's typed decode (``fresh_complete_msgspec``: the
   physical limit of the parse, what the client itself decodes with; report);
 - ``fresh_sort_early``: ``4`` pressed the moment the first rows are painted
-  -> the repaint sorted (over what has arrived; target 50 ms).
+  -> the repaint sorted (over what has arrived; target 50 ms);
+- ``fresh_filter_early``: ``/``, a word and Enter the moment the first rows
+  are painted -> the repaint filtered (timed from Enter; target 50 ms);
+- ``fresh_pagedown_early``: ``pagedown`` the moment the first rows are
+  painted -> the repaint a page down (target 50 ms).
+
+Each early key is pressed on a first read of its own (the desk's cache
+emptied, ``x`` again), the sandbox's build still under way in that round's
+first one.
 
 Figures of one process, not a spawned app: the floors are measured in the
 same rounds, alternating with the path.
@@ -22,14 +30,15 @@ same rounds, alternating with the path.
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Awaitable, Callable
 
 from accountdesk.tui.screens.account import AccountScreen
 from accountdesk.tui.screens.transactions import TransactionsScreen
 from accountdesk.tui.widgets.transaction_table import TransactionTable
 
 from .apps import make_desk
-from .bench_bulk import USER, gc_paused, load_failed, timed_loads
+from .bench_bulk import FILTER_WORD, USER, gc_paused, load_failed, timed_loads
+from .frames import send_key
 from .measure import Result, Target, TargetKind
 from .processes import scratch_home
 from .registry import benchmark
@@ -76,7 +85,8 @@ def timed_msgspec(body: bytes) -> float:
     seconds=20,
 )
 async def fresh(rounds: int) -> list[Result]:
-    first_ms, complete_ms, sort_ms, loads_ms, msgspec_ms = [], [], [], [], []
+    first_ms, complete_ms, loads_ms, msgspec_ms = [], [], [], []
+    sort_ms, filter_ms, page_ms = [], [], []
     total = 100_000
     body = b""
     for _ in range(rounds):
@@ -93,7 +103,9 @@ async def fresh(rounds: int) -> list[Result]:
                     raise RuntimeError(f"the transactions screen says: {failure}")
                 first_ms.append(first * 1000)
                 complete_ms.append(complete * 1000)
-                sort_ms.append(await early_sort(session, total))
+                sort_ms.append(await early_key(session, total, press_sort))
+                filter_ms.append(await early_key(session, total, press_filter))
+                page_ms.append(await early_key(session, total, press_pagedown))
                 if not body:
                     body = await session.service_get(f"/accounts/{USER}/transactions")
                 await session.back_to(AccountScreen)
@@ -137,22 +149,83 @@ async def fresh(rounds: int) -> list[Result]:
             [],
             Target(TargetKind.ABSOLUTE, REPAINT_MS),
         ),
+        Result(
+            "fresh_filter_early",
+            f"/ {FILTER_WORD} Enter as the first rows appear -> repaint filtered (from Enter)",
+            "(none: an absolute target)",
+            "ms",
+            filter_ms,
+            [],
+            Target(TargetKind.ABSOLUTE, REPAINT_MS),
+        ),
+        Result(
+            "fresh_pagedown_early",
+            "pagedown as the first rows appear -> repaint a page down",
+            "(none: an absolute target)",
+            "ms",
+            page_ms,
+            [],
+            Target(TargetKind.ABSOLUTE, REPAINT_MS),
+        ),
     ]
 
 
-async def early_sort(session: Session, total: int) -> float:
-    """Reopen (a first read again), press 4 the moment rows show; ms to the sorted repaint."""
+def transactions_screen(session: Session) -> TransactionsScreen:
+    screen = session.app.screen
+    assert isinstance(screen, TransactionsScreen)
+    return screen
+
+
+async def press_sort(session: Session) -> float:
+    """``4`` -> the repaint sorted by amount; seconds."""
+    screen = transactions_screen(session)
+
+    def sorted_by_amount() -> bool:
+        return screen.view is not None and screen.view.sort_key == "amount"
+
+    return await session.watch.press("4", sorted_by_amount, within=60)
+
+
+async def press_filter(session: Session) -> float:
+    """``/``, the word typed, Enter -> the repaint filtered; seconds from Enter."""
+    screen = transactions_screen(session)
+    send_key(session.app, "slash")  # queued before Enter, not waited for: a person typing
+    screen.query_one("#transactions-filter").value = FILTER_WORD  # type: ignore[attr-defined]
+
+    def filtered() -> bool:
+        return screen.view is not None and screen.view.filter_text == FILTER_WORD
+
+    return await session.watch.press("enter", filtered, within=60)
+
+
+async def press_pagedown(session: Session) -> float:
+    """``pagedown`` -> the repaint a page further; seconds."""
+    table = transactions_screen(session).query_one(TransactionTable)
+    before = table.cursor_row
+
+    def moved() -> bool:
+        return table.cursor_row != before
+
+    return await session.watch.press("pagedown", moved, within=60)
+
+
+async def early_key(
+    session: Session, total: int, press: Callable[[Session], Awaitable[float]]
+) -> float:
+    """Reopen (a first read again), ``press`` the moment rows show; ms to its repaint."""
+    if isinstance(session.app.screen, TransactionsScreen):
+        # The keys back to the table (Escape in the filter box only leaves the box).
+        session.app.screen.query_one(TransactionTable).focus()
     await session.back_to(AccountScreen)
     session.app.desk.transactions.clear()
     await session.watch.press_each("x", lambda: some_rows_painted(session), within=300)
+    seconds = await press(session)
+    screen = transactions_screen(session)
 
-    def sorted_by_amount() -> bool:
-        screen: Any = session.app.screen
-        return isinstance(screen, TransactionsScreen) and (
-            screen.view is not None and screen.view.sort_key == "amount"
-        )
+    def read_whole() -> bool:  # (a page down: the first row is no longer on screen)
+        view = screen.view
+        return view is not None and view.total == total and view.data.complete
 
-    seconds = await session.watch.press("4", sorted_by_amount, within=60)
     # Let the read finish before the next step.
-    await session.watch.next_frame(lambda: all_rows_painted(session, total), within=300)
+    await session.watch.next_frame(read_whole, within=300)
     return seconds * 1000

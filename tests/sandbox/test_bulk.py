@@ -92,3 +92,27 @@ def test_transactions_are_serialised_in_batches_byte_for_byte(
     monkeypatch.setattr(records.json, "dumps", counting_dumps)
     assert records.transactions_json(scenario, START.date()) == whole
     assert max(largest) <= records.ROWS_PER_DUMPS < 2_500
+
+
+async def test_a_prepared_answer_is_the_answer_built_on_the_read_and_survives_a_reset() -> None:
+    from accountdesk.sandbox import prepare_transactions
+
+    async def read(app: object, *, reset: bool = False) -> bytes:
+        transport = httpx.ASGITransport(app)  # type: ignore[arg-type]
+        async with httpx.AsyncClient(transport=transport, base_url=BASE_URL) as http:
+            headers = await bearer(http)
+            if reset:
+                assert (await http.post("/_sandbox/reset", headers=headers)).status_code == 200
+            answer = await http.get("/accounts/user_bulk/transactions", headers=headers)
+        assert answer.status_code == 200
+        return answer.content
+
+    on_request = create_app(clock=FrozenClock(START), ids=1, bulk_transactions=3_000)
+    prepared = create_app(clock=FrozenClock(START), ids=1, bulk_transactions=3_000)
+    assert prepare_transactions(prepared, "user_bulk")
+    assert not prepare_transactions(prepared, "nobody")  # no such user: nothing built
+    # Built before any read (the engine's shared cache holds it), no token needed.
+    assert "user_bulk" in prepared.state.engine._transactions._built
+    expected = await read(on_request)
+    assert await read(prepared) == expected
+    assert await read(prepared, reset=True) == expected

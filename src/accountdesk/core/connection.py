@@ -174,6 +174,20 @@ class ServiceConnection:
         except Exception:
             log.exception("the embedded sandbox failed to start")
 
+    async def prepare_transactions(self, user_id: str) -> None:
+        """The embedded sandbox we built: have it build ``user_id``'s transactions now.
+
+        Off the request path: its first read finds the answer built (or
+        being built), not a half-second build competing with the first
+        batch. Nothing for another service or an injected transport.
+        """
+        if not self._built or self._transport is None:
+            return
+        from accountdesk.sandbox import prepare_transactions
+
+        app = getattr(self._transport, "app", None)
+        await asyncio.to_thread(prepare_transactions, app, user_id)
+
     async def _client_transport(self) -> httpx.AsyncBaseTransport | None:
         transport = await self.transport()
         if self._watch is None:

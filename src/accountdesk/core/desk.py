@@ -112,6 +112,7 @@ class Desk(SandboxSession, Remembering, TransactionReads):
         self._scenarios: list[ScenarioUser] = []
         #: Transactions read this session (per service and user), until sign-out.
         self.transactions = TransactionCache()
+        self._reads = set()
 
     def attach(self, listener: DeskListener, scheduler: Scheduler) -> None:
         """The UI's listener and scheduler (call before signing in)."""
@@ -180,6 +181,7 @@ class Desk(SandboxSession, Remembering, TransactionReads):
         self.identity.forget()
         self._scenarios = []
         self.transactions.clear()
+        self.cancel_transaction_reads()
         self._recents = None
         self._tracker = None
         self._poller = None
@@ -227,6 +229,7 @@ class Desk(SandboxSession, Remembering, TransactionReads):
         self.signed_in_as = ""
         self.sandbox_offset = dt.timedelta(0)
         self.transactions.clear()
+        self.cancel_transaction_reads()
         if client is not None:
             await client.aclose()
             log.info("signed out")

@@ -70,6 +70,7 @@ __all__ = [
     "is_loopback_host",
     "load_scenarios",
     "openapi_document",
+    "prepare_transactions",
     "serve",
     "served_app",
     "welcome_lines",
@@ -169,6 +170,19 @@ def embedded_transport(**create_app_kwargs: Any) -> EmbeddedTransport:
     from .embedded import EmbeddedTransport
 
     return EmbeddedTransport(create_app(**create_app_kwargs))
+
+
+def prepare_transactions(app: Any, user_id: str) -> bool:
+    """Have ``app`` (from :func:`create_app`) build ``user_id``'s transactions ahead of a read.
+
+    The first piece is built here, the rest in a thread of its own (see
+    :class:`~.records.TransactionCache`); False for an unknown user.
+    """
+    from .engine import SandboxEngine
+
+    engine = app.state.engine
+    assert isinstance(engine, SandboxEngine)
+    return engine.prepare_transactions(user_id)
 
 
 def openapi_document() -> dict[str, Any]:

@@ -204,6 +204,20 @@ class SandboxEngine:
         """:meth:`get_transactions` in pieces, the first at once (errors raised here, first)."""
         return self._world(ep.TRANSACTIONS_READ, token, user_id).transactions(user_id)
 
+    def prepare_transactions(self, user_id: str) -> bool:
+        """Start building ``user_id``'s transactions answer now, ahead of its first read.
+
+        The embedded sandbox's own help to the app (no token: the answer is
+        the same for every world and built once for all; a read still
+        checks the caller's rights). The same bytes as a build on the first
+        read. False for a user no pack names (nothing to build).
+        """
+        scenario = self.scenarios.get(user_id)
+        if scenario is None:
+            return False
+        self._transactions.prepare(scenario)
+        return True
+
     def get_job(self, token: str | None, user_id: str, job_id: str) -> dict[str, Any]:
         """``GET /accounts/{user_id}/job/{job_id}``."""
         return self._world(ep.JOB, token, user_id).job(user_id, job_id)

@@ -194,7 +194,7 @@ them again). Errors become toasts and the panel says what is missing.
     def on_mount(self) -> None:
         self.jobs_changed_signal.subscribe(self, self._jobs_changed)
         self.action_reload()
-        self.call_after_refresh(preload_transactions_screen, self)
+        self.call_after_refresh(preload_transactions_screen, self, self.desk, self.user_id)
 
     # -- loading -------------------------------------------------------------
 
@@ -373,9 +373,9 @@ them again). Errors become toasts and the panel says what is missing.
         self.app.push_screen(IdentityScreen(self.user_id))
 
     def action_view_transactions(self) -> None:
-        from .transactions import TransactionsScreen
+        from .transactions import open_transactions
 
-        self.app.push_screen(TransactionsScreen(self.user_id))
+        open_transactions(self, self.user_id)
 
     def _start_job(
         self, start: Callable[[AccountDataClient], Awaitable[Job]], operation: str

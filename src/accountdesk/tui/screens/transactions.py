@@ -21,12 +21,12 @@ amounts. ``s`` writes the rows shown to a CSV file under the app's data dir.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.cells import cell_len
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -38,22 +38,19 @@ from textual.widgets import Input, Static
 from accountdesk.client import AccountDataError
 from accountdesk.core.date_range import DateRangeProblem, parse_date_range
 from accountdesk.core.desk_transactions import INLINE_ROWS
-from accountdesk.core.transaction_texts import (
-    count_text,
-    failure_text,
-    no_match_text,
-    total_text,
-)
+from accountdesk.core.transaction_read import TransactionRead
+from accountdesk.core.transaction_texts import failure_text
 from accountdesk.core.transactions import COLUMNS, TransactionData, TransactionView
+from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import ServiceFailed
 from accountdesk.tui.resources import styles_path
-from accountdesk.tui.transactions_export import CsvExport
+from accountdesk.tui.transactions_summary import TransactionsSummary
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
 from accountdesk.tui.widgets.transaction_table import TransactionTable
 from accountdesk.tui.widgets.view_field import ViewField
 
-__all__ = ["TransactionsScreen"]
+__all__ = ["TransactionsScreen", "open_transactions"]
 
 #: Seconds of quiet typing before the filter applies.
 FILTER_DEBOUNCE = 0.25
@@ -74,7 +71,7 @@ class TransactionsIndexed(Message):
     """The data's sort keys and cents are ready: the total can be shown."""
 
 
-class TransactionsScreen(CsvExport):
+class TransactionsScreen(TransactionsSummary):
     """All transactions of one user in a virtual table."""
 
     CSS_PATH = styles_path("transactions.tcss")
@@ -117,7 +114,8 @@ transactions job on the account screen first if the list is empty.
         ),
     ]
 
-    def __init__(self, user_id: str) -> None:
+    def __init__(self, user_id: str, read: TransactionRead | None = None) -> None:
+        """``read``: the read of ``user_id``'s list started for this screen (it follows it)."""
         super().__init__()
         self.user_id = user_id
         self.view: TransactionView | None = None
@@ -128,8 +126,9 @@ transactions job on the account screen first if the list is empty.
         self._indexing: TransactionData | None = None
         #: The data a read is streaming into (or streamed).
         self._arriving: TransactionData | None = None
-        #: Whether a read is under way (the count says "loading…").
-        self.reading = False
+        #: The read this screen follows (started on the key press, or by ``l``).
+        self.read = read
+        self.reading = read is not None
 
     def compose(self) -> ComposeResult:
         yield AppHeader(f"Transactions · {self.user_id}")
@@ -146,13 +145,22 @@ transactions job on the account screen first if the list is empty.
         yield AppFooter()
 
     def on_mount(self) -> None:
-        cached = self.desk.cached_transactions(self.user_id)
+        cached = self.desk.cached_transactions(self.user_id) if self.read is None else None
         if cached is not None:
             self._show(cached)
+        elif self.read is not None:
+            if self.read.cancelled:
+                return  # Back before this screen was mounted: it is going away
+            # Started on the key press (open_transactions): its first rows may be in.
+            self.query_one(TransactionTable).loading = True
+            self._load(self.read)
         else:
-            # The request goes out now, while the loading indicator paints:
-            # the rows stream in and the first page shows with the first batch.
             self.action_reload()
+
+    def on_unmount(self) -> None:
+        # Back (even before the screen was mounted): nobody reads on for nothing.
+        if self.read is not None:
+            self.read.cancel()
 
     # -- loading ---------------------------------------------------------
 
@@ -160,20 +168,24 @@ transactions job on the account screen first if the list is empty.
         table = self.query_one(TransactionTable)
         table.loading = True
         self._say("")
+        if self.read is not None:
+            self.read.cancel()
+        self.read = self.desk.start_transaction_read(self.user_id)
         self.reading = True
-        self._load()
+        self._load(self.read)
 
     @work(exclusive=True, exit_on_error=False, group="transactions", name="get_transactions")
-    async def _load(self) -> None:
+    async def _load(self, read: TransactionRead) -> None:
         data: TransactionData | None = None
         told = 0.0
         try:
-            async for data in self.desk.stream_transactions(self.user_id):
-                if time.monotonic() - told < PROGRESS_EVERY and data is self._arriving:
-                    continue  # the table and the count follow a few times a second
-                await self._ready(data)
-                self.post_message(TransactionsArrived(data))
-                told = time.monotonic()
+            async with contextlib.aclosing(read.updates()) as updates:
+                async for data in updates:
+                    if time.monotonic() - told < PROGRESS_EVERY and data is self._arriving:
+                        continue  # the table and the count follow a few times a second
+                    await self._ready(data)
+                    self.post_message(TransactionsArrived(data))
+                    told = time.monotonic()
         except AccountDataError as error:
             if data is not None:  # the rows that came stay, with where the read stopped
                 await self._ready(data)
@@ -181,7 +193,8 @@ transactions job on the account screen first if the list is empty.
             self.post_message(ServiceFailed(error, "get_transactions"))
             return
         finally:
-            self.reading = False
+            if read is self.read:
+                self.reading = False
         if data is not None:
             await self._ready(data)
             self.post_message(TransactionsArrived(data))
@@ -201,6 +214,8 @@ transactions job on the account screen first if the list is empty.
                 await asyncio.to_thread(data.index)
 
     def on_transactions_arrived(self, message: TransactionsArrived) -> None:
+        if not self.is_attached:
+            return  # Back while this was on its way: the screen is gone
         data = message.data
         if self.view is not None and self.view.data is data:
             self.view.grown()
@@ -378,38 +393,15 @@ transactions job on the account screen first if the list is empty.
     def action_back(self) -> None:
         self.dismiss()
 
-    # -- drawing ---------------------------------------------------------
 
-    def draw_summary(self) -> None:
-        """The line under the table (rows shown, their total) and what an empty table says."""
-        count = self.query_one("#transactions-count", Static)
-        total_line = self.query_one("#transactions-total", Static)
-        table = self.query_one(TransactionTable)
-        view = self.view
-        if view is None:
-            count.update("")
-            total_line.update("")
-            table.show_empty_text("")
-            return
-        shown, total = len(view), view.total
-        bold = shown < total or not view.data.complete
-        count.update(Text(count_text(view, reading=self.reading), style="bold" if bold else ""))
-        # The total needs the index (exact cents), built just after the first paint.
-        total_line.update(Text(total_text(view) if view.data.indexed else "total …", style="bold"))
-        if not total and not view.data.complete:
-            table.show_empty_text("No transactions read." if not self.reading else "")
-        elif not total:
-            table.show_empty_text(
-                "No transactions. Start a transactions job from the account screen."
-            )
-        elif not shown:
-            table.show_empty_text(no_match_text(view))
-        else:
-            table.show_empty_text("")
+def open_transactions(screen: DeskScreen[Any], user_id: str) -> None:
+    """Push ``user_id``'s transactions screen; a list not read yet is requested first.
 
-    def _say(self, text: str, *, error: bool = False, dates: bool = False) -> None:
-        message = self.query_one("#transactions-message", Static)
-        message.update(Text(text))
-        message.display = bool(text)
-        message.set_class(error, "-error")
-        message.set_class(dates, "-dates")
+    The read starts here, on the key press, so the request is out (and the
+    first batch may be in) by the time the new screen is mounted.
+    """
+    desk = screen.desk
+    read = None
+    if desk.cached_transactions(user_id) is None:
+        read = desk.start_transaction_read(user_id)
+    screen.app.push_screen(TransactionsScreen(user_id, read))

@@ -1,0 +1,134 @@
+"""One read of a user's transactions, started before the screen that shows it.
+
+The read goes out on the key press that opens the transactions screen, not
+once the screen is mounted (its first compose and CSS take a few hundred
+milliseconds on a fresh app): the service has the request, and the first
+batch may be decoded, by the time the screen can show it. The screen
+attaches to the read when it is mounted and follows it with
+:meth:`TransactionRead.updates`; a screen that goes away (Back, even before
+it was mounted) cancels it, so nothing reads on for nobody.
+
+A task of the caller's loop runs the read; no Textual here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncGenerator, Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from accountdesk.client import AccountDataClient
+
+    from .transactions import TransactionData
+
+__all__ = ["INLINE_ROWS", "TransactionRead"]
+
+#: A batch this small is appended on the loop (a thread hop costs more than the work).
+INLINE_ROWS = 2_000
+
+
+class TransactionRead:
+    """A streamed read of ``user_id``'s transactions, running in a task from construction.
+
+    ``data`` holds the rows so far (None before the first batch), ``done``
+    says the read ended (``error``: how, if it failed), ``data.complete``
+    whether it read the whole list. ``finished(data)`` is called with the
+    whole list once it has been read (the desk caches it there).
+    """
+
+    def __init__(
+        self,
+        client: AccountDataClient,
+        user_id: str,
+        finished: Callable[[TransactionData], None] | None = None,
+    ) -> None:
+        from .transactions import TransactionData
+
+        self.user_id = user_id
+        self.data: TransactionData = TransactionData.streaming()
+        #: Batches appended so far (``data`` holds their rows).
+        self.batches = 0
+        self.done = False
+        self.error: BaseException | None = None
+        self._finished = finished
+        self._changed = asyncio.Event()
+        # Held while a batch is appended and while a follower handles an
+        # update (widths in a thread): the lists never grow under a reader.
+        self._lock = asyncio.Lock()
+        self._followed = False
+        self._task = asyncio.get_running_loop().create_task(
+            self._run(client), name=f"read transactions of {user_id}"
+        )
+
+    @property
+    def cancelled(self) -> bool:
+        """Whether the read was stopped by :meth:`cancel` (or is being stopped)."""
+        return self._task.cancelled() or bool(self._task.cancelling())
+
+    def on_done(self, callback: Callable[[TransactionRead], None]) -> None:
+        """Call ``callback(self)`` once the read has ended, however it ended."""
+        self._task.add_done_callback(lambda _task: callback(self))
+
+    def cancel(self) -> None:
+        """Stop the read (its rows so far stay in ``data``); nothing if it has ended."""
+        if not self.done:
+            self._task.cancel()
+
+    async def _run(self, client: AccountDataClient) -> None:
+        data = self.data
+        try:
+            async for batch in client.stream_transaction_columns(self.user_id):
+                async with self._lock:
+                    if len(batch) < INLINE_ROWS:  # the first rows: no thread hop before they show
+                        data.append(batch)
+                    else:
+                        await asyncio.to_thread(data.append, batch)
+                    self.batches += 1
+                self._changed.set()
+                if self._followed:
+                    # The follower's turn: it sees each batch (an in-memory
+                    # answer would otherwise be read whole in one go).
+                    await asyncio.sleep(0)
+            data.complete = True
+        except asyncio.CancelledError:
+            self.error = asyncio.CancelledError()
+            raise
+        except Exception as error:  # noqa: BLE001 (handed to the follower, raised there)
+            self.error = error
+        finally:
+            self.done = True
+            self._changed.set()
+        if data.complete and self._finished is not None:
+            self._finished(data)
+
+    async def updates(self) -> AsyncGenerator[TransactionData, None]:
+        """``data`` each time rows arrived since the last time (an empty list: once, at its end).
+
+        No batch is appended while the caller holds an update (between one
+        item and the next), so it may read the lists from a thread. Raises
+        what the read raised (the client's errors; CancelledError if it was
+        cancelled); the rows before stay in ``data``. Close it (``aclosing``)
+        if you stop early.
+        """
+        self._followed = True
+        seen, empty_told = 0, False
+        while True:
+            if self.cancelled:
+                break  # nobody wants its rows any more
+            ended = self.done
+            empty = ended and not self.batches and self.data.complete and not empty_told
+            if self.batches != seen or empty:  # (an empty list: once)
+                empty_told = True
+                async with self._lock:
+                    seen = self.batches
+                    yield self.data
+                continue  # it may have ended meanwhile: look again
+            if ended:
+                break
+            await self._changed.wait()
+            self._changed.clear()
+        if isinstance(self.error, asyncio.CancelledError):
+            raise asyncio.CancelledError
+        if self.error is not None:
+            raise self.error
