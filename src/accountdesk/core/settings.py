@@ -1,4 +1,4 @@
-"""Settings: validated once (pydantic-settings), typed everywhere after.
+"""Settings: validated once (pydantic), typed everywhere after.
 
 Precedence, highest first: command-line flag > ``ACCOUNTDESK_*`` environment
 variable > the chosen ``[profiles.NAME]`` table > the config file's top level >
@@ -23,23 +23,31 @@ Anything wrong (not UTF-8, not TOML, a folder, a profile that is not a table,
 an unknown setting, a bad URL) is a :class:`ConfigError` whose text names the
 file or variable and the problem; the command prints it and exits 2.
 Writing the file back (remember the key, the theme) is ``core.config_file``.
+
+The sources are merged here, not by pydantic-settings: importing it cost
+~95 ms before the sign-in screen's first frame (issue 16), and what it did for
+us is a few lines: ``ACCOUNTDESK_<FIELD>`` (any case; a table as JSON) under
+the keywords given, over the file's values.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import tomllib
 from collections.abc import Mapping
-from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import (
-    BaseSettings,
-    InitSettingsSource,
-    PydanticBaseSettingsSource,
-    SettingsConfigDict,
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
 )
 
 from .clipboard import ClipboardMode
@@ -69,9 +77,8 @@ SANDBOX_SERVICE_KEY = "sandbox"
 #: Words that, given as a base URL, mean "the embedded sandbox".
 _SANDBOX_WORDS = frozenset({"sandbox", "embedded"})
 
-_FILE_VALUES: ContextVar[dict[str, Any] | None] = ContextVar(
-    "accountdesk_file_values", default=None
-)
+#: Settings given as a table: from the environment they are JSON (as pydantic-settings read them).
+_TABLES = frozenset({"keymap", "profiles"})
 
 
 class ConfigError(ValueError):
@@ -115,10 +122,15 @@ class Profile(BaseModel):
         return _normalise_url(value)
 
 
-class Settings(BaseSettings):
-    """What the app runs with, every source merged and validated."""
+class Settings(BaseModel):
+    """What the app runs with, every source merged and validated.
 
-    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore")
+    Built with keywords, it reads the environment under them (flags beat
+    ``ACCOUNTDESK_*``), as a settings object of pydantic-settings did;
+    :func:`load_settings` adds the config file beneath both.
+    """
+
+    model_config = ConfigDict(extra="ignore", validate_default=True)
 
     # A field's description is its line in ``accountdesk --help`` (its
     # ACCOUNTDESK_* variable) and in the manual: one text, here.
@@ -155,18 +167,14 @@ class Settings(BaseSettings):
     def _base_url(cls, value: object) -> object:
         return _normalise_url(value) if isinstance(value, str) else value
 
+    @model_validator(mode="before")
     @classmethod
-    def settings_customise_sources(
-        cls,
-        settings_cls: type[BaseSettings],
-        init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource,
-        dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
-    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        # Flags (init) > environment > the file (profile already merged in).
-        file_values = _FILE_VALUES.get() or {}
-        return (init_settings, env_settings, InitSettingsSource(settings_cls, file_values))
+    def _environment_first(cls, data: object) -> object:
+        # The keywords win over the environment (load_settings passes the
+        # file's values beneath the environment's itself).
+        if not isinstance(data, dict):
+            return data
+        return {**_environment_values(os.environ), **data}
 
     @property
     def sandbox(self) -> bool:
@@ -186,6 +194,35 @@ class Settings(BaseSettings):
             f"Settings(base_url={self.base_url!r}, api_key={self.api_key!r}, "
             f"profile={self.profile!r}, theme={self.theme!r})"
         )
+
+
+def _environment_values(env: Mapping[str, str]) -> dict[str, Any]:
+    """The settings ``ACCOUNTDESK_*`` variables give, by field name (names in any case)."""
+    fields = set(Settings.model_fields) - {"ignored_keys"}
+    values: dict[str, Any] = {}
+    prefix = ENV_PREFIX.lower()
+    for name, value in env.items():
+        lowered = name.lower()
+        if not lowered.startswith(prefix) or (field := lowered[len(prefix) :]) not in fields:
+            continue
+        if field in _TABLES:
+            # Not JSON: left as text, and validation names the variable ("must be a table").
+            with contextlib.suppress(ValueError):
+                value = json.loads(value)
+        values[field] = value
+    return values
+
+
+def _merged(under: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """``under`` with ``over``'s values on top; two tables are merged key by key, at any depth."""
+    merged = dict(under)
+    for key, value in over.items():
+        below = merged.get(key)
+        if isinstance(value, Mapping) and isinstance(below, Mapping):
+            merged[key] = _merged(below, value)
+        else:
+            merged[key] = value
+    return merged
 
 
 def environment_variables() -> list[tuple[str, str]]:
@@ -283,7 +320,6 @@ def load_settings(
     unless a key was given by flag or environment.
     """
     flags = {key: value for key, value in (flags or {}).items() if value is not None}
-    # pydantic-settings reads os.environ itself; the profile and the key check read it too.
     env = os.environ
     document = read_config_file(config_path)
     profile = flags.get("profile") or env.get(f"{ENV_PREFIX}PROFILE") or document.get("profile")
@@ -292,13 +328,13 @@ def load_settings(
     file_values = _file_values(document, profile, config_path)
     if profile:
         file_values["profile"] = profile
-    token = _FILE_VALUES.set(file_values)
     try:
-        settings = Settings(**flags)
+        # Flags > environment > the file; a table from the environment adds
+        # to the file's (keymap: its keys win), as pydantic-settings merged them.
+        merged = _merged(file_values, _environment_values(env))
+        settings = Settings(**{**merged, **flags})
     except ValidationError as error:
         raise ConfigError(_describe(error, flags, env, config_path)) from None
-    finally:
-        _FILE_VALUES.reset(token)
     ignored = _unknown_keys(document)
     if ignored:
         settings = settings.model_copy(update={"ignored_keys": ignored})
