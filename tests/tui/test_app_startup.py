@@ -121,7 +121,7 @@ from accountdesk.cli import main
 
 # The client's package is lazy and its log filter (redaction) is loaded with
 # the log; the client proper is not.
-NOT_YET = ("pydantic_settings", "httpx", "accountdesk.client.client", "accountdesk.sandbox",
+NOT_YET = ("pydantic", "pydantic_core", "pydantic_settings", "httpx", "accountdesk.client.client", "accountdesk.sandbox",
            "starlette", "numpy", "msgspec", "keyring", "tomlkit")
 
 def report(self, *args, **kwargs):

@@ -32,10 +32,7 @@ the keywords given, over the file's values.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -51,6 +48,19 @@ from pydantic import (
 )
 
 from .clipboard import ClipboardMode
+from .config_values import (
+    ENV_PREFIX,
+    SANDBOX_API_KEY,
+    SANDBOX_API_SECRET,
+    SANDBOX_SERVICE_KEY,
+    ConfigError,
+    chosen_profile,
+    environment_values,
+    file_values,
+    means_sandbox,
+    merged,
+    read_config_file,
+)
 
 __all__ = [
     "ENV_PREFIX",
@@ -65,28 +75,6 @@ __all__ = [
     "means_sandbox",
     "read_config_file",
 ]
-
-ENV_PREFIX = "ACCOUNTDESK_"
-#: The embedded sandbox's public demo credential (docs/developer/sandbox.md, "Credentials"). Not
-#: imported from the sandbox package: no sandbox module may load before the
-#: first frame; a test checks the two agree.
-SANDBOX_API_KEY = "sandbox_key"
-SANDBOX_API_SECRET = "sandbox_secret"
-#: How files keyed by service (jobs, recent lookups) name the embedded sandbox.
-SANDBOX_SERVICE_KEY = "sandbox"
-#: Words that, given as a base URL, mean "the embedded sandbox".
-_SANDBOX_WORDS = frozenset({"sandbox", "embedded"})
-
-#: Settings given as a table: from the environment they are JSON (as pydantic-settings read them).
-_TABLES = frozenset({"keymap", "profiles"})
-
-
-class ConfigError(ValueError):
-    """The config file or a setting cannot be used; the text says where and why."""
-
-
-def means_sandbox(url: str | None) -> bool:
-    return url is not None and url.strip().lower() in _SANDBOX_WORDS
 
 
 def _normalise_url(value: str | None) -> str | None:
@@ -174,7 +162,7 @@ class Settings(BaseModel):
         # file's values beneath the environment's itself).
         if not isinstance(data, dict):
             return data
-        return {**_environment_values(os.environ), **data}
+        return {**environment_values(os.environ, _ENV_FIELDS), **data}
 
     @property
     def sandbox(self) -> bool:
@@ -196,33 +184,8 @@ class Settings(BaseModel):
         )
 
 
-def _environment_values(env: Mapping[str, str]) -> dict[str, Any]:
-    """The settings ``ACCOUNTDESK_*`` variables give, by field name (names in any case)."""
-    fields = set(Settings.model_fields) - {"ignored_keys"}
-    values: dict[str, Any] = {}
-    prefix = ENV_PREFIX.lower()
-    for name, value in env.items():
-        lowered = name.lower()
-        if not lowered.startswith(prefix) or (field := lowered[len(prefix) :]) not in fields:
-            continue
-        if field in _TABLES:
-            # Not JSON: left as text, and validation names the variable ("must be a table").
-            with contextlib.suppress(ValueError):
-                value = json.loads(value)
-        values[field] = value
-    return values
-
-
-def _merged(under: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
-    """``under`` with ``over``'s values on top; two tables are merged key by key, at any depth."""
-    merged = dict(under)
-    for key, value in over.items():
-        below = merged.get(key)
-        if isinstance(value, Mapping) and isinstance(below, Mapping):
-            merged[key] = _merged(below, value)
-        else:
-            merged[key] = value
-    return merged
+#: The settings the environment may give (every field but what the app fills in itself).
+_ENV_FIELDS = frozenset(Settings.model_fields) - {"ignored_keys"}
 
 
 def environment_variables() -> list[tuple[str, str]]:
@@ -236,43 +199,6 @@ def environment_variables() -> list[tuple[str, str]]:
         for name, field in Settings.model_fields.items()
         if field.description
     ]
-
-
-def read_config_file(path: Path) -> dict[str, Any]:
-    """The TOML document at ``path`` ({} when missing); :class:`ConfigError` when unusable."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return {}
-    except IsADirectoryError:
-        raise ConfigError(f"{path}: is a folder, not a config file") from None
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot be read ({error.strerror or error})") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise ConfigError(f"{path}: is not UTF-8 text (byte {error.start})") from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: is not valid TOML: {error}") from None
-
-
-def _file_values(document: Mapping[str, Any], profile: str | None, path: Path) -> dict[str, Any]:
-    values = dict(document)
-    profiles = document.get("profiles", {})
-    if not profile:
-        return values
-    if not isinstance(profiles, Mapping):
-        raise ConfigError(f"{path}: [profiles] must be a table of [profiles.NAME] tables")
-    chosen = profiles.get(profile)
-    if chosen is None:
-        known = ", ".join(sorted(profiles)) or "none defined"
-        raise ConfigError(f"unknown profile {profile!r} (profiles in {path}: {known})")
-    if not isinstance(chosen, Mapping):
-        raise ConfigError(f"{path}: [profiles.{profile}] must be a table")
-    values.update({key: value for key, value in chosen.items() if value is not None})
-    return values
 
 
 def _describe(
@@ -322,17 +248,15 @@ def load_settings(
     flags = {key: value for key, value in (flags or {}).items() if value is not None}
     env = os.environ
     document = read_config_file(config_path)
-    profile = flags.get("profile") or env.get(f"{ENV_PREFIX}PROFILE") or document.get("profile")
-    if profile is not None and not isinstance(profile, str):
-        raise ConfigError(f"{config_path}: profile: must be a string")
-    file_values = _file_values(document, profile, config_path)
+    profile = chosen_profile(flags, env, document, config_path)
+    values = file_values(document, profile, config_path)
     if profile:
-        file_values["profile"] = profile
+        values["profile"] = profile
     try:
         # Flags > environment > the file; a table from the environment adds
         # to the file's (keymap: its keys win), as pydantic-settings merged them.
-        merged = _merged(file_values, _environment_values(env))
-        settings = Settings(**{**merged, **flags})
+        sources = merged(values, environment_values(env, _ENV_FIELDS))
+        settings = Settings(**{**sources, **flags})
     except ValidationError as error:
         raise ConfigError(_describe(error, flags, env, config_path)) from None
     ignored = _unknown_keys(document)
