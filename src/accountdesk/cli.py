@@ -21,8 +21,13 @@ import gc
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from accountdesk.cli_parser import build_parser
+
+if TYPE_CHECKING:
+    from accountdesk.core.paths import AppDirs
+    from accountdesk.core.settings import Settings
 
 __all__ = ["build_parser", "main"]
 
@@ -171,9 +176,10 @@ def _screenshots(directory: Path) -> int:
 
 def _run_dashboard(args: argparse.Namespace) -> int:
     try:
+        from accountdesk.core.config_values import ConfigError
         from accountdesk.core.desk import Desk
         from accountdesk.core.paths import AppDirs
-        from accountdesk.core.settings import ConfigError, load_settings
+        from accountdesk.core.start_settings import StartSettings, read_start_settings
     except ImportError as error:
         return _missing(error)
     dirs = AppDirs.default(args.config)
@@ -185,23 +191,33 @@ def _run_dashboard(args: argparse.Namespace) -> int:
         sandbox_control_token=args.control_token,
     )
     try:
-        settings = load_settings(dirs.config_path, flags=flags)
+        # On the embedded sandbox, the first frame's few values without
+        # pydantic; the app validates right after its first frame (issue 16).
+        settings = read_start_settings(dirs.config_path, flags) or _validated(dirs, flags)
     except ConfigError as error:
         print(f"accountdesk: {error}", file=sys.stderr)
         return 2
-    from accountdesk.core.plain_http import plain_http_warning
+    embedded = isinstance(settings, StartSettings) or settings.sandbox
+    if not isinstance(settings, StartSettings) and settings.base_url is not None:
+        from accountdesk.core.plain_http import plain_http_warning
 
-    in_clear = plain_http_warning(settings.base_url)
-    if in_clear is not None:  # said here too: the dashboard's badge is gone once it quits
-        print(f"accountdesk: warning: {in_clear}", file=sys.stderr)
+        in_clear = plain_http_warning(settings.base_url)
+        if in_clear is not None:  # said here too: the dashboard's badge is gone once it quits
+            print(f"accountdesk: warning: {in_clear}", file=sys.stderr)
     from accountdesk.pack_flags import embedded_packs
 
-    if isinstance(scenarios := embedded_packs(args, live=not settings.sandbox), int):
+    if isinstance(scenarios := embedded_packs(args, live=not embedded), int):
         return scenarios
     from accountdesk.tui.terminal import prepare_terminal
 
     problem = prepare_terminal()
     if problem is not None:
+        if isinstance(settings, StartSettings):
+            # No first frame to keep quick: a config error is said first, as always.
+            try:
+                settings.validate()
+            except ConfigError as error:
+                return _fail(str(error))
         return _fail(problem)
     from accountdesk.tui.app import AccountDeskApp
 
@@ -212,7 +228,16 @@ def _run_dashboard(args: argparse.Namespace) -> int:
         on_first_frame=_after_first_frame,
     )
     app.run()
+    if app.config_problem is not None:  # validated after the first frame, as before it
+        return _fail(app.config_problem)
     return app.return_code or 0
+
+
+def _validated(dirs: AppDirs, flags: dict[str, Any]) -> Settings:
+    """Every setting validated now (a live service: its URL is the client's rule to check)."""
+    from accountdesk.core.settings import load_settings
+
+    return load_settings(dirs.config_path, flags=flags)
 
 
 def _fail(message: str) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
@@ -87,24 +88,37 @@ training room (--tenants), each call with the header X-Sandbox-Control-Token:
 
 
 class _Parser(argparse.ArgumentParser):
+    #: Builds the top-level epilog when help is printed, not at every parse:
+    #: it lists the settings model's variables, and importing the model
+    #: (pydantic) before the dashboard's first frame cost it ~60 ms (issue 16).
+    lazy_epilog: Callable[[], str | None] | None = None
+
+    def format_help(self) -> str:
+        if self.lazy_epilog is not None:
+            self.epilog, self.lazy_epilog = _client_only_none(self.lazy_epilog), None
+        return super().format_help()
+
     def error(self, message: str) -> NoReturn:
         # argparse's own format ("usage: ...\n prog: error: ...") plus our one-line rule.
         self.print_usage(sys.stderr)
         self.exit(2, f"accountdesk: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _client_only_none(epilog: Callable[[], str | None]) -> str | None:
     try:
-        epilog = _epilog()
+        return epilog()
     except ImportError:  # the client-only install has no platformdirs
-        epilog = None
+        return None
+
+
+def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="accountdesk",
         description="Terminal dashboard for the Account Data Service\n"
         "(runs on the embedded sandbox unless a base URL is configured).",
-        epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.lazy_epilog = _epilog
     parser.add_argument("--version", action="version", version=f"accountdesk {__version__}")
     parser.add_argument(
         "--base-url",

@@ -136,6 +136,23 @@ def test_a_bad_env_value_names_the_variable(
         load_settings(tmp_path / "none.toml")
 
 
+def test_the_environment_reads_any_case_and_tables_as_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As pydantic-settings read it before the sources were merged here (issue
+    # 16): names in any case, a table as JSON adding to the file's. A table
+    # that is not JSON was its SettingsError, a traceback; now one line.
+    config = _write(tmp_path / "config.toml", 'theme = "nord"\n[keymap]\nhelp = "f9"\n')
+    monkeypatch.setenv("accountdesk_theme", "dracula")
+    monkeypatch.setenv("ACCOUNTDESK_KEYMAP", '{"show_jobs": "f6"}')
+    settings = load_settings(config, flags={"theme": None})
+    assert (settings.theme, settings.keymap) == ("dracula", {"help": "f9", "show_jobs": "f6"})
+    assert load_settings(config, flags={"theme": "monokai"}).theme == "monokai"
+    monkeypatch.setenv("ACCOUNTDESK_KEYMAP", "show_jobs=f6")
+    with pytest.raises(ConfigError, match=r"^\$ACCOUNTDESK_KEYMAP: keymap: must be a table$"):
+        load_settings(config)
+
+
 # -- writing back -------------------------------------------------------------------
 
 RICH_CONFIG = """\

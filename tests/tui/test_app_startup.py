@@ -108,3 +108,38 @@ def test_the_transactions_screen_is_loaded_while_an_account_is_read(tmp_path: Pa
     # imports, NumPy among them): in the background once an account is shown.
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)}
     assert child_report(_ACCOUNT_CHILD, env) == {"before": False, "after": True}
+
+
+# The command as a person runs it, up to ``App.run``: settings read and
+# checked, the desk and the app built. What is imported then is what the
+# first frame waits for; ``App.run`` itself is replaced by the report.
+_COMMAND_CHILD = r"""
+import json, sys
+import textual.app
+import accountdesk.tui.terminal as terminal
+from accountdesk.cli import main
+
+# The client's package is lazy and its log filter (redaction) is loaded with
+# the log; the client proper is not.
+NOT_YET = ("pydantic", "pydantic_core", "pydantic_settings", "httpx", "accountdesk.client.client", "accountdesk.sandbox",
+           "starlette", "numpy", "msgspec", "keyring", "tomlkit")
+
+def report(self, *args, **kwargs):
+    print(json.dumps({"app": type(self).__name__,
+                      "imported": [m for m in NOT_YET if m in sys.modules]}), flush=True)
+
+textual.app.App.run = report
+terminal.prepare_terminal = lambda: None  # no terminal here; the refusal has its own tests
+sys.exit(main([]))
+"""
+
+
+def test_the_command_builds_the_app_without_what_sign_in_needs_later(tmp_path: Path) -> None:
+    # Settings are checked before the app starts (a config error is one line
+    # and exit 2), but without pydantic-settings (~95 ms before the first
+    # frame); the client, httpx and the sandbox load when they are used.
+    env = {key: value for key, value in os.environ.items() if not key.startswith("ACCOUNTDESK_")}
+    env.update(XDG_CONFIG_HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path))
+    env["XDG_STATE_HOME"] = str(tmp_path)
+    report = child_report(_COMMAND_CHILD, env)
+    assert report == {"app": "AccountDeskApp", "imported": []}

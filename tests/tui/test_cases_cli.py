@@ -95,6 +95,7 @@ def test_the_app_takes_packs_for_its_embedded_sandbox_only(
 
     class FakeApp:
         return_code = 0
+        config_problem = None  # the settings passed their check (cli prints it otherwise)
 
         def __init__(self, desk, *, log_level, on_first_frame):
             seen["options"] = desk.connection.sandbox_options

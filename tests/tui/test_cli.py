@@ -107,6 +107,7 @@ def test_dashboard_gets_resolved_settings(monkeypatch: pytest.MonkeyPatch, tmp_p
 
     class FakeApp:
         return_code = 0
+        config_problem = None  # the settings passed their check (cli prints it otherwise)
 
         def __init__(self, desk, *, log_level, on_first_frame):
             seen["settings"] = desk.settings
@@ -157,6 +158,7 @@ def test_plain_http_to_another_host_is_one_warning_line(
 ) -> None:
     class FakeApp:
         return_code = 0
+        config_problem = None  # the settings passed their check (cli prints it otherwise)
 
         def __init__(self, desk: Any, **options: Any) -> None:
             pass
@@ -362,6 +364,7 @@ def test_the_dashboard_takes_a_control_token(
 
     class FakeApp:
         return_code = 0
+        config_problem = None  # the settings passed their check (cli prints it otherwise)
 
         def __init__(self, desk, *, log_level, on_first_frame):
             seen["settings"] = desk.settings

@@ -21,8 +21,13 @@ import threading
 import weakref
 from collections import deque
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
-from pydantic import SecretStr
+if TYPE_CHECKING:
+    # At run time pydantic loads with the first secret, not with the log's
+    # filter: the sign-in screen's first frame is drawn without it (issue 16).
+    from pydantic import SecretStr
+
 
 __all__ = [
     "LOGGER_NAME",
@@ -68,7 +73,7 @@ def mask_digit_runs(text: str) -> str:
 
 
 def _plain(value: str | SecretStr) -> str:
-    return value.get_secret_value() if isinstance(value, SecretStr) else value
+    return value if isinstance(value, str) else value.get_secret_value()
 
 
 class SecretRegistry:
@@ -95,7 +100,9 @@ class SecretRegistry:
 
     def add_secret(self, secret: str | SecretStr) -> None:
         """Hide ``secret`` from now on, for the registry's lifetime."""
-        wrapped = secret if isinstance(secret, SecretStr) else SecretStr(secret)
+        from pydantic import SecretStr
+
+        wrapped = SecretStr(secret) if isinstance(secret, str) else secret
         with self._lock:
             if wrapped.get_secret_value() and wrapped not in self._fixed:
                 self._fixed.append(wrapped)

@@ -1,6 +1,6 @@
 """Writing the user's config file: only what they asked for, everything else kept.
 
-Reading is ``core.settings`` (tomllib + pydantic-settings); writing edits the
+Reading is ``core.settings`` (tomllib + pydantic); writing edits the
 document with ``tomlkit`` so comments, key order, dates, arrays of tables and
 any setting we do not know survive exactly as the user wrote them. Writes go
 through the :class:`~accountdesk.core.store.Store` (atomic, locked, 0600). A

@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .config_values import SANDBOX_SERVICE_KEY
 from .connection import ClientFactory, ServiceConnection
 from .desk_transactions import TransactionReads
 from .errors import ErrorLog, ErrorRecord, InternalError
@@ -29,7 +30,7 @@ from .remembering import Remembering
 from .sandbox_session import SandboxSession
 from .secrets import SecretKeeper
 from .service_identity import ServiceIdentity
-from .settings import SANDBOX_SERVICE_KEY, Settings
+from .start_settings import StartSettings
 from .store import Store, StoreProblem
 from .transaction_cache import TransactionCache
 
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
         Job,
         ScenarioUser,
     )
+
+    from .settings import Settings
 
 
 __all__ = ["Desk", "DeskListener", "NullListener"]
@@ -63,7 +66,7 @@ class Desk(SandboxSession, Remembering, TransactionReads):
 
     def __init__(
         self,
-        settings: Settings,
+        settings: Settings | StartSettings,
         dirs: AppDirs,
         *,
         clock: Callable[[], dt.datetime] | None = None,
@@ -75,7 +78,10 @@ class Desk(SandboxSession, Remembering, TransactionReads):
         secret_backend: Any | None = None,
         client_options: dict[str, Any] | None = None,
     ) -> None:
-        self.settings = settings
+        # Started from StartSettings (the command, on the embedded sandbox):
+        # validated on first use of ``settings``; the app asks right after the first frame.
+        self.start_settings = settings if isinstance(settings, StartSettings) else None
+        self._settings = None if isinstance(settings, StartSettings) else settings
         self.dirs = dirs
         self.clock = clock or _system_clock
         #: The time for names a person reads in a folder (exports, copies):
@@ -87,7 +93,7 @@ class Desk(SandboxSession, Remembering, TransactionReads):
         self.store = Store(on_problem=self._store_problem, now=self.clock)
         self.identity = ServiceIdentity(self.store, dirs.data_dir)
         self.connection = ServiceConnection(
-            base_url=settings.base_url,
+            base_url=None if self._settings is None else self._settings.base_url,
             transport=transport,
             client_factory=client_factory,
             client_options={**self._client_options(), **(client_options or {})},
@@ -123,7 +129,19 @@ class Desk(SandboxSession, Remembering, TransactionReads):
         """What the settings decide about the client (tests may add deadlines)."""
         # The cap is the app's setting (max_response_mb): a million-row
         # user_bulk is ~140 MB, over the client's 64 MiB default.
-        return {"max_response_bytes": self.settings.max_response_bytes}
+        return {"max_response_bytes": (self.start_settings or self.settings).max_response_bytes}
+
+    @property
+    def settings(self) -> Settings:
+        """The validated settings (validated now if the desk started from StartSettings).
+
+        Raises :class:`~accountdesk.core.config_values.ConfigError` when they
+        cannot be used: nothing is sent before this has passed.
+        """
+        if self._settings is None:
+            assert self.start_settings is not None
+            self._settings = self.start_settings.validate()
+        return self._settings
 
     # -- where we are ----------------------------------------------------------
 

@@ -23,7 +23,10 @@ __all__ = ["Remembering"]
 class Remembering:
     """Remembering for :class:`~accountdesk.core.desk.Desk` (a base of it)."""
 
-    settings: Settings
+    @property
+    def settings(self) -> Settings:  # the desk's (validated on first use)
+        raise NotImplementedError
+
     dirs: AppDirs
     store: Store
     secrets: SecretKeeper

@@ -35,7 +35,10 @@ log = logging.getLogger(__name__)
 class SandboxSession:
     """Sandbox control and time for :class:`~accountdesk.core.desk.Desk` (a base of it)."""
 
-    settings: Settings
+    @property
+    def settings(self) -> Settings:  # the desk's (validated on first use)
+        raise NotImplementedError
+
     connection: ServiceConnection
     clock: Callable[[], dt.datetime]
     sandbox_offset: dt.timedelta

@@ -17,9 +17,10 @@ import logging
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import SecretStr
+if TYPE_CHECKING:
+    from pydantic import SecretStr
 
 __all__ = ["KEYRING_SERVICE", "Remembered", "SecretKeeper", "SecretPlace"]
 
@@ -104,6 +105,8 @@ class SecretKeeper:
         except Exception as error:  # noqa: BLE001 (a locked or broken keyring: just not prefilled)
             log.warning("keyring %s could not be read: %s", self.name, type(error).__name__)
             return None
+        from pydantic import SecretStr  # here: the desk is built before pydantic loads
+
         return SecretStr(value) if value else None
 
     def keep(

@@ -1,4 +1,4 @@
-"""Settings: validated once (pydantic-settings), typed everywhere after.
+"""Settings: validated once (pydantic), typed everywhere after.
 
 Precedence, highest first: command-line flag > ``ACCOUNTDESK_*`` environment
 variable > the chosen ``[profiles.NAME]`` table > the config file's top level >
@@ -23,26 +23,44 @@ Anything wrong (not UTF-8, not TOML, a folder, a profile that is not a table,
 an unknown setting, a bad URL) is a :class:`ConfigError` whose text names the
 file or variable and the problem; the command prints it and exits 2.
 Writing the file back (remember the key, the theme) is ``core.config_file``.
+
+The sources are merged here, not by pydantic-settings: importing it cost
+~95 ms before the sign-in screen's first frame (issue 16), and what it did for
+us is a few lines: ``ACCOUNTDESK_<FIELD>`` (any case; a table as JSON) under
+the keywords given, over the file's values.
 """
 
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
-from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import (
-    BaseSettings,
-    InitSettingsSource,
-    PydanticBaseSettingsSource,
-    SettingsConfigDict,
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
 )
 
 from .clipboard import ClipboardMode
+from .config_values import (
+    ENV_PREFIX,
+    SANDBOX_API_KEY,
+    SANDBOX_API_SECRET,
+    SANDBOX_SERVICE_KEY,
+    ConfigError,
+    chosen_profile,
+    environment_values,
+    file_values,
+    means_sandbox,
+    merged,
+    read_config_file,
+)
 
 __all__ = [
     "ENV_PREFIX",
@@ -57,29 +75,6 @@ __all__ = [
     "means_sandbox",
     "read_config_file",
 ]
-
-ENV_PREFIX = "ACCOUNTDESK_"
-#: The embedded sandbox's public demo credential (docs/developer/sandbox.md, "Credentials"). Not
-#: imported from the sandbox package: no sandbox module may load before the
-#: first frame; a test checks the two agree.
-SANDBOX_API_KEY = "sandbox_key"
-SANDBOX_API_SECRET = "sandbox_secret"
-#: How files keyed by service (jobs, recent lookups) name the embedded sandbox.
-SANDBOX_SERVICE_KEY = "sandbox"
-#: Words that, given as a base URL, mean "the embedded sandbox".
-_SANDBOX_WORDS = frozenset({"sandbox", "embedded"})
-
-_FILE_VALUES: ContextVar[dict[str, Any] | None] = ContextVar(
-    "accountdesk_file_values", default=None
-)
-
-
-class ConfigError(ValueError):
-    """The config file or a setting cannot be used; the text says where and why."""
-
-
-def means_sandbox(url: str | None) -> bool:
-    return url is not None and url.strip().lower() in _SANDBOX_WORDS
 
 
 def _normalise_url(value: str | None) -> str | None:
@@ -115,10 +110,15 @@ class Profile(BaseModel):
         return _normalise_url(value)
 
 
-class Settings(BaseSettings):
-    """What the app runs with, every source merged and validated."""
+class Settings(BaseModel):
+    """What the app runs with, every source merged and validated.
 
-    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore")
+    Built with keywords, it reads the environment under them (flags beat
+    ``ACCOUNTDESK_*``), as a settings object of pydantic-settings did;
+    :func:`load_settings` adds the config file beneath both.
+    """
+
+    model_config = ConfigDict(extra="ignore", validate_default=True)
 
     # A field's description is its line in ``accountdesk --help`` (its
     # ACCOUNTDESK_* variable) and in the manual: one text, here.
@@ -155,18 +155,14 @@ class Settings(BaseSettings):
     def _base_url(cls, value: object) -> object:
         return _normalise_url(value) if isinstance(value, str) else value
 
+    @model_validator(mode="before")
     @classmethod
-    def settings_customise_sources(
-        cls,
-        settings_cls: type[BaseSettings],
-        init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource,
-        dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
-    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        # Flags (init) > environment > the file (profile already merged in).
-        file_values = _FILE_VALUES.get() or {}
-        return (init_settings, env_settings, InitSettingsSource(settings_cls, file_values))
+    def _environment_first(cls, data: object) -> object:
+        # The keywords win over the environment (load_settings passes the
+        # file's values beneath the environment's itself).
+        if not isinstance(data, dict):
+            return data
+        return {**environment_values(os.environ, _ENV_FIELDS), **data}
 
     @property
     def sandbox(self) -> bool:
@@ -188,6 +184,10 @@ class Settings(BaseSettings):
         )
 
 
+#: The settings the environment may give (every field but what the app fills in itself).
+_ENV_FIELDS = frozenset(Settings.model_fields) - {"ignored_keys"}
+
+
 def environment_variables() -> list[tuple[str, str]]:
     """``(ACCOUNTDESK_NAME, what it sets)`` for every setting the environment may give.
 
@@ -199,43 +199,6 @@ def environment_variables() -> list[tuple[str, str]]:
         for name, field in Settings.model_fields.items()
         if field.description
     ]
-
-
-def read_config_file(path: Path) -> dict[str, Any]:
-    """The TOML document at ``path`` ({} when missing); :class:`ConfigError` when unusable."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return {}
-    except IsADirectoryError:
-        raise ConfigError(f"{path}: is a folder, not a config file") from None
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot be read ({error.strerror or error})") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise ConfigError(f"{path}: is not UTF-8 text (byte {error.start})") from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: is not valid TOML: {error}") from None
-
-
-def _file_values(document: Mapping[str, Any], profile: str | None, path: Path) -> dict[str, Any]:
-    values = dict(document)
-    profiles = document.get("profiles", {})
-    if not profile:
-        return values
-    if not isinstance(profiles, Mapping):
-        raise ConfigError(f"{path}: [profiles] must be a table of [profiles.NAME] tables")
-    chosen = profiles.get(profile)
-    if chosen is None:
-        known = ", ".join(sorted(profiles)) or "none defined"
-        raise ConfigError(f"unknown profile {profile!r} (profiles in {path}: {known})")
-    if not isinstance(chosen, Mapping):
-        raise ConfigError(f"{path}: [profiles.{profile}] must be a table")
-    values.update({key: value for key, value in chosen.items() if value is not None})
-    return values
 
 
 def _describe(
@@ -283,22 +246,19 @@ def load_settings(
     unless a key was given by flag or environment.
     """
     flags = {key: value for key, value in (flags or {}).items() if value is not None}
-    # pydantic-settings reads os.environ itself; the profile and the key check read it too.
     env = os.environ
     document = read_config_file(config_path)
-    profile = flags.get("profile") or env.get(f"{ENV_PREFIX}PROFILE") or document.get("profile")
-    if profile is not None and not isinstance(profile, str):
-        raise ConfigError(f"{config_path}: profile: must be a string")
-    file_values = _file_values(document, profile, config_path)
+    profile = chosen_profile(flags, env, document, config_path)
+    values = file_values(document, profile, config_path)
     if profile:
-        file_values["profile"] = profile
-    token = _FILE_VALUES.set(file_values)
+        values["profile"] = profile
     try:
-        settings = Settings(**flags)
+        # Flags > environment > the file; a table from the environment adds
+        # to the file's (keymap: its keys win), as pydantic-settings merged them.
+        sources = merged(values, environment_values(env, _ENV_FIELDS))
+        settings = Settings(**{**sources, **flags})
     except ValidationError as error:
         raise ConfigError(_describe(error, flags, env, config_path)) from None
-    finally:
-        _FILE_VALUES.reset(token)
     ignored = _unknown_keys(document)
     if ignored:
         settings = settings.model_copy(update={"ignored_keys": ignored})

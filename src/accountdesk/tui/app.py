@@ -31,7 +31,7 @@ from accountdesk.core.logs import install_file_logging, remove_file_logging
 from accountdesk.core.notices import Notice, mfa_offer
 from accountdesk.core.poller import PollerState
 
-from .base import MIN_SIZE, ForwardsWorkerFailures, fit_terminal
+from .base import MIN_SIZE, ForwardsWorkerFailures, fit_terminal, settings_usable
 from .commands import DeskCommands, system_commands
 from .demo import DemoHost, DemoStart
 from .messages import (
@@ -42,6 +42,7 @@ from .messages import (
     OpenMfaDialog,
     ReachabilityChanged,
     ServiceFailed,
+    SettingsUnusable,
     ShowNotice,
     SignedIn,
     SignOutRequested,
@@ -113,8 +114,13 @@ class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoH
         self._jobs_change_pending = False
         self._logged_clashes: set[tuple[str, frozenset[str]]] = set()
         self.crash_report = []
+        #: Why the settings cannot be used, when validation after the first
+        #: frame refused them: the command prints it (exit status 2).
+        self.config_problem: str | None = None
         desk.attach(self, TextualScheduler(self))
-        theme = desk.settings.theme
+        # Before validation, the values the first frame draws (core.start_settings).
+        self._first_values = desk.start_settings or desk.settings
+        theme = self._first_values.theme
         if theme and theme in self.available_themes:
             self.theme = theme
 
@@ -122,16 +128,26 @@ class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoH
 
     def on_mount(self) -> None:
         log.info("accountdesk started (pid %s) on %s", os.getpid(), self.desk.service_key)
-        ignored = self.desk.settings.ignored_keys
-        if ignored:
-            log.info("config keys this version ignores: %s", ", ".join(ignored))
-        if self.desk.settings.keymap:
+        if self._first_values.keymap:
             self._apply_keymap()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         fit_terminal(self, self.size)  # before the first screen is laid out
         self.push_screen(LoginScreen())
+        # Validated once the sign-in screen is on the terminal (a no-op when
+        # the desk was given validated settings); a sign-in waits for it.
+        self.call_after_refresh(self._check_settings)
         if self._on_first_frame is not None:
             self.call_after_refresh(self._on_first_frame)
+
+    def _check_settings(self) -> None:
+        if settings_usable(self):
+            ignored = self.desk.settings.ignored_keys
+            if ignored:
+                log.info("config keys this version ignores: %s", ", ".join(ignored))
+
+    def on_settings_unusable(self, message: SettingsUnusable) -> None:
+        self.config_problem = message.problem
+        self.exit(return_code=2)
 
     async def on_unmount(self) -> None:
         await self.desk.close()
@@ -143,7 +159,7 @@ class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoH
         from .keymap import checked_keymap
 
         usable, problems = checked_keymap(
-            self.desk.settings.keymap, type(self), self.desk.dirs.config_path
+            self._first_values.keymap, type(self), self.desk.dirs.config_path
         )
         if problems:
             # One toast for all of them; the names come from a file, so no markup.

@@ -37,7 +37,7 @@ from textual.worker import Worker, WorkerState
 from accountdesk.core.desk import Desk
 from accountdesk.core.errors import InternalError
 
-from .messages import ServiceFailed
+from .messages import ServiceFailed, SettingsUnusable
 
 __all__ = [
     "MIN_SIZE",
@@ -47,6 +47,7 @@ __all__ = [
     "desk_of",
     "fit_terminal",
     "jobs_signal",
+    "settings_usable",
 ]
 
 ResultT = TypeVar("ResultT")
@@ -110,6 +111,23 @@ class _FitsTheTerminal:
         if self.has_class(_TOO_SMALL):  # type: ignore[attr-defined]
             return Text(too_small_text(self.app.size), style="bold")  # type: ignore[attr-defined]
         return super().render()  # type: ignore[misc, no-any-return]
+
+
+def settings_usable(app: App[Any]) -> bool:
+    """Validate the desk's settings if not yet done (the first check waits for it).
+
+    False when they cannot be used: :class:`SettingsUnusable` is posted and
+    the app quits with the problem (started from StartSettings, the desk
+    validates after the first frame; nothing may be sent before).
+    """
+    from accountdesk.core.config_values import ConfigError
+
+    try:
+        desk_of(app).settings  # noqa: B018 (validated on first use)
+    except ConfigError as error:
+        app.post_message(SettingsUnusable(str(error)))
+        return False
+    return True
 
 
 def desk_of(app: App[Any]) -> Desk:

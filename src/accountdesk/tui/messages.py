@@ -49,6 +49,14 @@ class ServiceFailed(Message):
         self.operation = operation
 
 
+class SettingsUnusable(Message):
+    """Validation (right after the first frame) refused the settings: the app quits, the command says why."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__()
+        self.problem = problem
+
+
 class SignedIn(Message):
     """The credentials were accepted; the desk holds the client."""
 

@@ -16,9 +16,8 @@ first frame.
 from __future__ import annotations
 
 import logging
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from pydantic import SecretStr
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -26,13 +25,19 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from accountdesk.core.secrets import Remembered, SecretPlace
-from accountdesk.tui.base import DeskScreen
+from accountdesk.core.start_settings import StartSettings
+from accountdesk.tui.base import DeskScreen, settings_usable
 from accountdesk.tui.messages import ServiceFailed, ServiceIdentified, SignedIn
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.screens.confirm import ConfirmDialog
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
 from accountdesk.tui.widgets.tick_box import TickBox
+
+if TYPE_CHECKING:
+    from pydantic import SecretStr
+
+    from accountdesk.core.settings import Settings
 
 __all__ = ["LoginScreen"]
 
@@ -78,7 +83,8 @@ nothing is written there unless you tick it.
 
     def compose(self) -> ComposeResult:
         desk = self.desk
-        settings = desk.settings
+        # Before validation, the values the first frame draws (core.start_settings).
+        first = desk.start_settings or desk.settings
         yield AppHeader("Sign in")
         with Vertical(id="login-form"):
             yield Static("Sign in to the Account Data Service", id="login-title")
@@ -96,13 +102,11 @@ nothing is written there unless you tick it.
                 )
                 yield Static("", id="base-url-problem", markup=False)
             yield Label("API key", classes="field-label")
-            yield Input(
-                settings.api_key, id="api-key", placeholder="API key", select_on_focus=False
-            )
+            yield Input(first.api_key, id="api-key", placeholder="API key", select_on_focus=False)
             yield Label("API secret", classes="field-label")
             with Horizontal(id="secret-row"):
                 yield Input(
-                    settings.api_secret.get_secret_value(),
+                    _secret_text(first),
                     id="api-secret",
                     password=True,
                     placeholder="API secret",
@@ -245,6 +249,8 @@ nothing is written there unless you tick it.
 
     def action_sign_in(self) -> None:
         desk = self.desk
+        if not settings_usable(self.app):
+            return  # the app quits and says why
         for selector, name in _FIELDS:
             field = self._field(selector)
             if not field.disabled and not field.value.strip():
@@ -291,6 +297,8 @@ nothing is written there unless you tick it.
         self.app.push_screen(ConfirmDialog(question, detail, "Sign in"), callback=answered)
 
     def _go_sign_in(self) -> None:
+        from pydantic import SecretStr
+
         api_key = self._field("#api-key").value
         self._set_busy(True)
         self._sign_in(api_key, SecretStr(self._field("#api-secret").value))
@@ -320,6 +328,8 @@ nothing is written there unless you tick it.
         self._set_busy(False)
 
     def on_signed_in(self, message: SignedIn) -> None:
+        from pydantic import SecretStr
+
         if self.query_one("#remember-secret", Checkbox).value:
             secret = SecretStr(self._field("#api-secret").value)
             in_file = self.query_one("#secret-in-file", Checkbox).value
@@ -340,3 +350,10 @@ nothing is written there unless you tick it.
         self.app.notify(
             f"Key saved to {path}; {where}.", title="Credentials remembered", markup=False
         )
+
+
+def _secret_text(values: StartSettings | Settings) -> str:
+    # No local of ours holds the plain secret (a crash report shows locals).
+    if isinstance(values, StartSettings):
+        return values.api_secret_text
+    return values.api_secret.get_secret_value()
