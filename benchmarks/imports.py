@@ -23,7 +23,7 @@ APP_IMPORTS = (
     "accountdesk.cli",
     "accountdesk.core.desk",
     "accountdesk.core.paths",
-    "accountdesk.core.settings",
+    "accountdesk.core.start_settings",
     "accountdesk.tui.app",
 )
 BARE_IMPORTS = ("textual.app", "textual.widgets")

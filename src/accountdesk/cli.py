@@ -73,6 +73,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         gc.enable()
 
 
+def _require(package: str) -> None:
+    """Raise ModuleNotFoundError when ``package`` is not installed (found, not imported)."""
+    import importlib.util
+
+    if importlib.util.find_spec(package) is None:
+        raise ModuleNotFoundError(f"No module named {package!r}", name=package)
+
+
 def _missing(error: ImportError) -> int:
     print(
         f"accountdesk: this needs the dashboard's packages ({error.name}); {_APP_EXTRA}",
@@ -180,6 +188,11 @@ def _run_dashboard(args: argparse.Namespace) -> int:
         from accountdesk.core.desk import Desk
         from accountdesk.core.paths import AppDirs
         from accountdesk.core.start_settings import StartSettings, read_start_settings
+
+        # The app's packages are imported later (after the first frame, some):
+        # a client-only install is told what to install here, not by a traceback.
+        _require("platformdirs")
+        _require("textual")
     except ImportError as error:
         return _missing(error)
     dirs = AppDirs.default(args.config)
