@@ -254,3 +254,17 @@ def test_the_control_token_from_a_flag_the_environment_or_a_profile(
     flagged = load_settings(config, flags={"sandbox_control_token": "from-the-flag-0123456789"})
     assert flagged.sandbox_control_token is not None
     assert flagged.sandbox_control_token.get_secret_value() == "from-the-flag-0123456789"
+
+
+def test_settings_checked_after_the_first_frame_are_the_file_it_drew(tmp_path: Path) -> None:
+    # The first frame drew the embedded sandbox from this file; a file changed
+    # before the check (another terminal saving it) must not turn the same
+    # session into a live one behind a SANDBOX badge.
+    from accountdesk.core.start_settings import read_start_settings
+
+    path = _write(tmp_path / "config.toml", 'theme = "textual-light"\n')
+    start = read_start_settings(path, {})
+    assert start is not None and start.theme == "textual-light"
+    _write(path, 'base_url = "https://live.example"\ntheme = "nord"\n')
+    settings = start.validate()
+    assert settings.sandbox and settings.theme == "textual-light"

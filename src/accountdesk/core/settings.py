@@ -238,8 +238,11 @@ def load_settings(
     config_path: Path,
     *,
     flags: Mapping[str, Any] | None = None,
+    document: Mapping[str, Any] | None = None,
 ) -> Settings:
     """Merge ``flags`` (only the ones given), the environment and the file; validate once.
+
+    ``document``: the file as already read (the first frame's), not read again.
 
     On the embedded sandbox a key stored in the file belongs to some live
     service, so the sandbox's public demo credential is filled in instead,
@@ -247,7 +250,8 @@ def load_settings(
     """
     flags = {key: value for key, value in (flags or {}).items() if value is not None}
     env = os.environ
-    document = read_config_file(config_path)
+    if document is None:
+        document = read_config_file(config_path)
     profile = chosen_profile(flags, env, document, config_path)
     values = file_values(document, profile, config_path)
     if profile:

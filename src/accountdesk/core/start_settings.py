@@ -61,16 +61,22 @@ class StartSettings:
     keymap: Mapping[str, str] = field(default_factory=dict)
     max_response_mb: int = _DEFAULT_MAX_RESPONSE_MB
     flags: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    #: The config file as read for the first frame: validated as drawn, not read again.
+    document: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     @property
     def max_response_bytes(self) -> int:
         return self.max_response_mb * 1024 * 1024
 
     def validate(self) -> Settings:
-        """Every source read again and validated with pydantic (:class:`ConfigError` if unusable)."""
+        """The sources validated with pydantic (:class:`ConfigError` if unusable).
+
+        The file is the one the first frame drew (a file saved meanwhile must
+        not turn a session behind a SANDBOX badge into a live one).
+        """
         from .settings import load_settings
 
-        return load_settings(self.config_path, flags=self.flags)
+        return load_settings(self.config_path, flags=self.flags, document=self.document)
 
 
 def read_start_settings(config_path: Path, flags: Mapping[str, Any]) -> StartSettings | None:
@@ -120,4 +126,5 @@ def read_start_settings(config_path: Path, flags: Mapping[str, Any]) -> StartSet
         keymap=dict(keymap),
         max_response_mb=limit,
         flags=dict(flags),
+        document=document,
     )
