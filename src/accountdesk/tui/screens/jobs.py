@@ -43,6 +43,13 @@ __all__ = ["STATUS_STYLES", "JobsScreen"]
 REDRAW_EVERY = 0.25
 #: Rows beyond the visible ones kept up to date on each side (a page-down lands on fresh rows).
 VIEW_MARGIN = 5
+#: The screen's clock ticks once a second (a job turning stale shows within a second); the
+#: age and "last poll" cells move every AGES_EVERY ticks. One changed cell redraws every row
+#: in view (Textual's table caches are per table), and with a thousand jobs polled some
+#: "… ago" in view changes every second: ages in 10 s steps cost a tenth of that.
+AGES_EVERY = 10
+#: Cells that only move with the clock (written on the ages step, or with their row's others).
+AGE_CELLS = frozenset(index for index, (key, _) in enumerate(COLUMNS) if key in FIXED_WIDTHS)
 
 #: Colour of each job status in the table.
 STATUS_STYLES = {
@@ -66,6 +73,15 @@ def _cells(row: JobRow) -> list[Text]:
         cell(last_poll),
         cell(note, note_style),
     ]
+
+
+def _only_ages_moved(old: JobRow, new: JobRow) -> bool:
+    """The row's texts and styles are the same but for its age and last-poll cells."""
+    if (old.status, old.stale, old.gone) != (new.status, new.stale, new.gone):
+        return False
+    return all(
+        index in AGE_CELLS or text == new.cells[index] for index, text in enumerate(old.cells)
+    )
 
 
 class JobsScreen(DeskScreen[None]):
@@ -121,6 +137,8 @@ service tells (the sandbox does).
         self._lines: dict[str, object] = {}
         self._last_refresh = -REDRAW_EVERY
         self._refresh_due = False
+        #: Ticks of the one-second clock since the ages were last drawn.
+        self._ticks = 0
 
     def compose(self) -> ComposeResult:
         yield AppHeader("Jobs")
@@ -146,10 +164,10 @@ service tells (the sandbox does).
         for key, label in COLUMNS:
             table.add_column(label, key=key, width=FIXED_WIDTHS.get(key))
         self.jobs_changed_signal.subscribe(self, lambda _: self._jobs_changed())
-        # Ages and "last poll" move with the clock even when no job changes.
-        self.set_interval(1.0, self.refresh_jobs, name="jobs-ages")
+        # Stale marks, ages and "last poll" move with the clock even when no job changes.
+        self.set_interval(1.0, self.tick, name="jobs-ages")
         # Rows that scroll into view are brought up to date as they come.
-        self.watch(table, "scroll_y", lambda _: self._write_visible(), init=False)
+        self.watch(table, "scroll_y", lambda _: self._write_visible(ages=True), init=False)
         self.refresh_jobs()
         table.focus()
 
@@ -164,31 +182,40 @@ service tells (the sandbox does).
             return
         wait = self._last_refresh + REDRAW_EVERY - time.monotonic()
         if wait <= 0:
-            self.refresh_jobs()
+            self.refresh_jobs(ages=False)
         else:
             self._refresh_due = True
-            self.set_timer(wait, self.refresh_jobs, name="jobs-changed")
+            self.set_timer(wait, lambda: self.refresh_jobs(ages=False), name="jobs-changed")
+
+    def tick(self) -> None:
+        """The one-second clock: stale marks at once, ages and last polls every AGES_EVERY s."""
+        self._ticks += 1
+        self.refresh_jobs(ages=self._ticks >= AGES_EVERY)
 
     # -- drawing ---------------------------------------------------------
 
-    def refresh_jobs(self) -> None:
+    def refresh_jobs(self, *, ages: bool = True) -> None:
         """Redraw the rows, keeping the cursor on the same job.
 
         With the same jobs in the same order (the usual tick) only the rows
         in view are brought up to date, and only their changed cells: a
         thousand jobs cost what a screenful does. Others are written when
-        they scroll into view.
+        they scroll into view. Without ``ages`` a row whose only change is
+        its age or last poll is left for the next ages step.
         """
         self._last_refresh, self._refresh_due = time.monotonic(), False
+        if ages:
+            self._ticks = 0
         desk = self.desk
         tracker = desk.tracker
         table = self.query_one(FittedTable)
         query = self.query_one("#jobs-filter", Input).value
-        shown = [job for job in tracker.jobs if matches(job, query)]
+        jobs = tracker.jobs
+        shown = [job for job in jobs if matches(job, query)] if query.strip() else jobs
         if [job.key for job in shown] == [job.key for job in self._jobs]:
             # Update in place, so the cursor and scroll position stay exactly where they were.
             self._jobs = shown
-            self._write_visible()
+            self._write_visible(ages=ages)
         else:
             selected = self.selected_job_key
             self._jobs = shown
@@ -216,8 +243,12 @@ service tells (the sandbox does).
         self._draw_status()
         self._draw_details()
 
-    def _write_visible(self) -> None:
-        """Bring the rows in view (and a few around them) up to date, changed cells only."""
+    def _write_visible(self, *, ages: bool) -> None:
+        """Bring the rows in view (and a few around them) up to date, changed cells only.
+
+        Without ``ages``, a row whose only changes are in :data:`AGE_CELLS` is
+        not written (and keeps its old texts on record, so the ages step writes it).
+        """
         table = self.query_one(FittedTable)
         first = max(0, round(table.scroll_y) - VIEW_MARGIN)
         last = round(table.scroll_y) + table.size.height + VIEW_MARGIN
@@ -227,6 +258,8 @@ service tells (the sandbox does).
             row = job_row(job, desk.job_now(job), stale=poller.is_stale(job, now))
             old = self._written.get(row.key)
             if old == row or row.key not in table.rows:
+                continue
+            if not ages and old is not None and _only_ages_moved(old, row):
                 continue
             for index, ((column, _), text) in enumerate(zip(COLUMNS, _cells(row), strict=True)):
                 # Styles follow the texts (status word, "stale"/"gone" in the note).
