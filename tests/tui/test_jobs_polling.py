@@ -16,7 +16,8 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 from tui_helpers import HandClock, not_a_sandbox, settle, sign_in, toasts
 
-from accountdesk.client import AccountDataError, FiConnectionError, Job
+from accountdesk.client import FiConnectionError, Job
+from accountdesk.core.errors import FailureKind
 from accountdesk.tui.screens.jobs import JobsScreen
 from accountdesk.tui.screens.mfa import MfaDialog
 
@@ -35,10 +36,10 @@ class ScriptedClient:
     """Signs in at once; ``get_job`` answers from a per-job script."""
 
     def __init__(self) -> None:
-        self.scripts: dict[str, deque[Job | AccountDataError]] = {}
+        self.scripts: dict[str, deque[Job | Exception]] = {}
         self.calls: list[str] = []
 
-    def script(self, job_id: str, *answers: Job | AccountDataError) -> None:
+    def script(self, job_id: str, *answers: Job | Exception) -> None:
         self.scripts[job_id] = deque(answers)
 
     async def sign_in(self) -> None:
@@ -53,7 +54,7 @@ class ScriptedClient:
         self.calls.append(job_id)
         answers = self.scripts[job_id]
         answer = answers.popleft() if len(answers) > 1 else answers[0]
-        if isinstance(answer, AccountDataError):
+        if isinstance(answer, Exception):  # a service's error, or a bug of ours
             raise answer
         return answer
 
@@ -170,6 +171,7 @@ async def test_a_burst_of_job_changes_redraws_twice_and_shows_the_last_state(
         await app.run_action("show_jobs")
         await settle(pilot)
         screen = app.screen
+        screen.ticker.pause()  # the one-second clock's redraws are not the signal's
         redraws = 0
         refresh_jobs = screen.refresh_jobs
 
@@ -205,6 +207,7 @@ async def test_ages_move_in_ten_second_steps_and_a_change_or_a_stale_mark_shows_
         await app.run_action("show_jobs")
         await settle(pilot)
         screen, table = app.screen, app.screen.query_one(DataTable)
+        screen.ticker.pause()  # ticked by hand: a slow machine's real ticks would add up
         written: list[tuple[Any, Any]] = []
         update_cell = table.update_cell
 
@@ -234,3 +237,22 @@ async def test_ages_move_in_ten_second_steps_and_a_change_or_a_stale_mark_shows_
         written.clear()
         screen.tick()
         assert "stale" in str(table.get_row("user_good/job_1")[5])
+
+
+async def test_polls_run_as_plain_tasks_and_a_poll_that_raises_reaches_the_error_log(
+    app: Any, client: ScriptedClient
+) -> None:
+    """No Textual worker per poll (each posts three state messages); a bug is still reported."""
+    async with app.run_test(size=(100, 30)) as pilot:
+        await sign_in(pilot)
+        client.script("job_1", job(status="in_progress"))
+        client.script("job_2", RuntimeError("poll bug"))
+        app.desk.track_job(job(), "user_good")
+        app.desk.track_job(job("job_2"), "user_good")
+        assert app.desk.poller.poll_now(force=True) == 2
+        assert not [worker for worker in app.workers if worker.group == "jobs"]
+        await settle(pilot)  # waits for the polls too
+        assert app.desk.poller.in_flight == 0
+        assert str(app.desk.tracker.jobs[-1].status) == "in_progress"
+        [record] = app.desk.error_log.records
+        assert record.failure is FailureKind.INTERNAL and record.title == "Internal error"

@@ -165,7 +165,7 @@ service tells (the sandbox does).
             table.add_column(label, key=key, width=FIXED_WIDTHS.get(key))
         self.jobs_changed_signal.subscribe(self, lambda _: self._jobs_changed())
         # Stale marks, ages and "last poll" move with the clock even when no job changes.
-        self.set_interval(1.0, self.tick, name="jobs-ages")
+        self.ticker = self.set_interval(1.0, self.tick, name="jobs-ages")
         # Rows that scroll into view are brought up to date as they come.
         self.watch(table, "scroll_y", lambda _: self._write_visible(ages=True), init=False)
         self.refresh_jobs()
