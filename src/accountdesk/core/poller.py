@@ -18,7 +18,7 @@ polls and knows what state it is in:
   Then a tick starts at most ``max_rate * interval`` polls and the round
   goes on at the next tick: the polls are spread over the period, not
   sent in a burst that holds the UI's loop for seconds (keys waited).
-  A job whose last ``QUIET_AFTER`` answers changed nothing is then polled
+  A job whose last answer changed nothing is then polled
   every ``QUIET_SPACING`` periods (1,000 unchanged jobs: every 50 s, about
   20 polls a second rather than 40, each ~0.75 ms of CPU) and reads stale
   only past that gap; its first change brings it back to one period.
@@ -78,7 +78,7 @@ DEFAULT_MAX_RATE = 40.0
 #: Seconds between two saves of what polls changed (the first change is saved at once).
 SAVE_EVERY = 5.0
 #: Unchanged answers in a row after which a job of many is polled every QUIET_SPACING periods.
-QUIET_AFTER = 3
+QUIET_AFTER = 1
 QUIET_SPACING = 2.0
 BACKOFF_BASE = 1.0
 BACKOFF_CAP = 30.0
