@@ -2,8 +2,8 @@
 
 Rows come from the desk's job tracker (newest first) through the core's
 ``job_rows`` view model; the screen redraws when the app publishes the jobs
-signal and once a second so ages move, touching only the cells whose text
-changed. It never talks to the service itself: ``r`` asks the poller for a
+signal and once a second so stale marks show (ages every 10 s), touching
+only the cells whose text changed. It never talks to the service itself: ``r`` asks the poller for a
 poll of every unfinished job, ``m`` (or Enter on a job waiting for MFA) asks
 the app for the MFA dialog.
 """
@@ -27,6 +27,7 @@ from accountdesk.core.job_rows import (
     job_details,
     job_row,
     matches,
+    only_ages_moved,
 )
 from accountdesk.core.jobs import TrackedJob
 from accountdesk.core.poller import PollerState
@@ -48,8 +49,6 @@ VIEW_MARGIN = 5
 #: in view (Textual's table caches are per table), and with a thousand jobs polled some
 #: "… ago" in view changes every second: ages in 10 s steps cost a tenth of that.
 AGES_EVERY = 10
-#: Cells that only move with the clock (written on the ages step, or with their row's others).
-AGE_CELLS = frozenset(index for index, (key, _) in enumerate(COLUMNS) if key in FIXED_WIDTHS)
 
 #: Colour of each job status in the table.
 STATUS_STYLES = {
@@ -75,15 +74,6 @@ def _cells(row: JobRow) -> list[Text]:
     ]
 
 
-def _only_ages_moved(old: JobRow, new: JobRow) -> bool:
-    """The row's texts and styles are the same but for its age and last-poll cells."""
-    if (old.status, old.stale, old.gone) != (new.status, new.stale, new.gone):
-        return False
-    return all(
-        index in AGE_CELLS or text == new.cells[index] for index, text in enumerate(old.cells)
-    )
-
-
 class JobsScreen(DeskScreen[None]):
     """Tracked jobs with user, kind, status, age, last poll and a note."""
 
@@ -93,8 +83,10 @@ class JobsScreen(DeskScreen[None]):
 Every job started in this app (balance refresh, identity, transactions),
 newest first, kept across runs for each service.
 
-The app polls unfinished jobs about once a second; a poll never starts
-before the previous one finished. When polling fails, the error is shown once
+The app polls unfinished jobs about once a second (many jobs in turn: a
+thousand every 25 s, every 50 s while a job's answers do not change); a poll
+never starts before the previous one finished. Ages and last polls move in
+10 s steps. When polling fails, the error is shown once
 and the row is marked **stale** while polls back off (up to 30 s). Jobs the
 service no longer knows (`AC-109`) are marked **gone** and not polled again.
 
@@ -246,7 +238,7 @@ service tells (the sandbox does).
     def _write_visible(self, *, ages: bool) -> None:
         """Bring the rows in view (and a few around them) up to date, changed cells only.
 
-        Without ``ages``, a row whose only changes are in :data:`AGE_CELLS` is
+        Without ``ages``, a row whose only changes are its age and last poll is
         not written (and keeps its old texts on record, so the ages step writes it).
         """
         table = self.query_one(FittedTable)
@@ -259,7 +251,7 @@ service tells (the sandbox does).
             old = self._written.get(row.key)
             if old == row or row.key not in table.rows:
                 continue
-            if not ages and old is not None and _only_ages_moved(old, row):
+            if not ages and old is not None and only_ages_moved(old, row):
                 continue
             for index, ((column, _), text) in enumerate(zip(COLUMNS, _cells(row), strict=True)):
                 # Styles follow the texts (status word, "stale"/"gone" in the note).
