@@ -8,7 +8,7 @@ from pathlib import Path
 
 from accountdesk.client import Job, exponential_backoff
 from accountdesk.core.formatting import describe_age
-from accountdesk.core.job_rows import job_note
+from accountdesk.core.job_rows import JobRow, job_note, only_ages_moved
 from accountdesk.core.jobs import JobTracker as _Tracker
 from accountdesk.core.poller import BACKOFF_BASE, BACKOFF_CAP
 from accountdesk.core.store import Store
@@ -147,6 +147,21 @@ def test_describe_age() -> None:
     assert describe_age(NOW - dt.timedelta(seconds=245), NOW) == "4m 05s"
     assert describe_age(NOW - dt.timedelta(hours=3, minutes=2), NOW) == "3h 02m"
     assert describe_age(NOW - dt.timedelta(days=2), NOW) == "2d"
+
+
+def test_only_ages_moved_tells_a_clock_change_from_one_a_person_must_see() -> None:
+    row = JobRow(
+        "k", ("u", "balance_refresh", "pending", "5s", "3s ago", ""), "pending", False, False
+    )
+    older = JobRow(
+        "k", ("u", "balance_refresh", "pending", "6s", "4s ago", ""), "pending", False, False
+    )
+    stale = JobRow("k", (*row.cells[:5], "stale"), "pending", True, False)
+    moved = JobRow(
+        "k", ("u", "balance_refresh", "in_progress", *row.cells[3:]), "in_progress", False, False
+    )
+    assert only_ages_moved(row, older)
+    assert not only_ages_moved(row, stale) and not only_ages_moved(row, moved)
 
 
 def test_naive_times_in_the_file_are_read_as_utc(tmp_path: Path) -> None:

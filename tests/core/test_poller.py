@@ -348,6 +348,42 @@ async def test_a_thousand_jobs_are_polled_spread_over_the_period_not_in_a_burst(
     assert client.max_in_flight <= 8 and client.max_same_job == 1
 
 
+async def test_unchanged_jobs_of_many_are_polled_half_as_often_never_stale_a_change_within_two_periods(
+    tmp_path: Path,
+) -> None:
+    """200 jobs at 8 polls a second: a period of 25 s, as 1,000 at 40 (a fifth of the work)."""
+    client, clock, scheduler = FakeClient(), Clock(), ManualTicks()
+    tracker = JobTracker(Store(), tmp_path / "jobs.json", "sandbox")
+    poller = JobPoller(tracker, scheduler, Listener(), clock, concurrency=8, max_rate=8)
+    poller.start(client)  # type: ignore[arg-type]
+    ids = [f"job_{n}" for n in range(200)]
+    for job_id in ids:
+        client.script(job_id, job(job_id, "in_progress"))
+        tracker.track(job(job_id), "user_good", clock())
+
+    async def tick() -> None:
+        clock.advance(1)
+        poller._tick()
+        await scheduler.wait()
+        assert poller.stale_count(clock()) == 0, f"stale at {clock()}"
+
+    calls = []
+    for _ in range(150):
+        await tick()
+        calls.append(len(client.calls))
+    assert poller.period == 25
+    # Steady state: each unchanged job once in two periods (50 s), not twice.
+    assert 180 <= calls[-1] - calls[-51] <= 220
+    client.script("job_7", job("job_7", "completed"))
+    for _ in range(51):
+        await tick()
+        if tracker.get("user_good/job_7").is_terminal:  # type: ignore[union-attr]
+            break
+    else:
+        raise AssertionError("a change took longer than two periods to show")
+    poller.stop()
+
+
 async def test_changes_are_saved_at_once_then_at_most_every_few_seconds(tmp_path: Path) -> None:
     client, clock, scheduler = FakeClient(), Clock(), ManualTicks()
     path = tmp_path / "jobs.json"

@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
-from tui_helpers import not_a_sandbox, settle, sign_in, toasts
+from tui_helpers import HandClock, not_a_sandbox, settle, sign_in, toasts
 
-from accountdesk.client import AccountDataError, FiConnectionError, Job
+from accountdesk.client import FiConnectionError, Job
+from accountdesk.core.errors import FailureKind
 from accountdesk.tui.screens.jobs import JobsScreen
 from accountdesk.tui.screens.mfa import MfaDialog
 
@@ -35,10 +36,10 @@ class ScriptedClient:
     """Signs in at once; ``get_job`` answers from a per-job script."""
 
     def __init__(self) -> None:
-        self.scripts: dict[str, deque[Job | AccountDataError]] = {}
+        self.scripts: dict[str, deque[Job | Exception]] = {}
         self.calls: list[str] = []
 
-    def script(self, job_id: str, *answers: Job | AccountDataError) -> None:
+    def script(self, job_id: str, *answers: Job | Exception) -> None:
         self.scripts[job_id] = deque(answers)
 
     async def sign_in(self) -> None:
@@ -53,7 +54,7 @@ class ScriptedClient:
         self.calls.append(job_id)
         answers = self.scripts[job_id]
         answer = answers.popleft() if len(answers) > 1 else answers[0]
-        if isinstance(answer, AccountDataError):
+        if isinstance(answer, Exception):  # a service's error, or a bug of ours
             raise answer
         return answer
 
@@ -170,13 +171,14 @@ async def test_a_burst_of_job_changes_redraws_twice_and_shows_the_last_state(
         await app.run_action("show_jobs")
         await settle(pilot)
         screen = app.screen
+        screen.ticker.pause()  # the one-second clock's redraws are not the signal's
         redraws = 0
         refresh_jobs = screen.refresh_jobs
 
-        def counted() -> None:
+        def counted(**options: Any) -> None:
             nonlocal redraws
             redraws += 1
-            refresh_jobs()
+            refresh_jobs(**options)
 
         screen.refresh_jobs = counted
         for status in ("in_progress", "pending", "in_progress", "completed"):
@@ -188,3 +190,69 @@ async def test_a_burst_of_job_changes_redraws_twice_and_shows_the_last_state(
         assert redraws <= 2
         table = screen.query_one(DataTable)
         assert str(table.get_row("user_good/job_1")[2]) == "completed"
+
+
+async def test_ages_move_in_ten_second_steps_and_a_change_or_a_stale_mark_shows_at_once(
+    make_app: Any, client: ScriptedClient
+) -> None:
+    """One changed cell redraws every row in view: ages (and last polls) only every 10 ticks."""
+    clock = HandClock()
+    app = make_app(client_factory=lambda *a, **k: client, poll_interval=3600, clock=clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await sign_in(pilot)
+        client.script("job_1", job())
+        client.script("job_2", job("job_2"))
+        app.desk.track_job(job(), "user_good")
+        app.desk.track_job(job("job_2"), "user_good")
+        await app.run_action("show_jobs")
+        await settle(pilot)
+        screen, table = app.screen, app.screen.query_one(DataTable)
+        screen.ticker.pause()  # ticked by hand: a slow machine's real ticks would add up
+        written: list[tuple[Any, Any]] = []
+        update_cell = table.update_cell
+
+        def counted(row_key: Any, column_key: Any, *args: Any, **kwargs: Any) -> None:
+            written.append((row_key, column_key))
+            update_cell(row_key, column_key, *args, **kwargs)
+
+        table.update_cell = counted  # type: ignore[method-assign]
+        screen.refresh_jobs()  # the ages step just drawn
+        written.clear()
+        clock.advance(3)
+        for _ in range(9):  # ages moved, nothing else: the table is left alone
+            screen.tick()
+        assert written == []
+        assert str(table.get_row("user_good/job_1")[3]) == "0s"
+        client.script("job_2", job("job_2", "in_progress"))
+        app.desk.poller.poll_now(force=True)  # a status change shows at once, ages with it
+        await settle(pilot)
+        assert {row for row, _ in written} == {"user_good/job_2"}
+        assert [str(c) for c in table.get_row("user_good/job_2")][2:5] == [
+            "in_progress", "3s", "0s ago"]  # fmt: skip
+        written.clear()
+        screen.tick()  # the tenth tick: every age moves
+        assert str(table.get_row("user_good/job_1")[3]) == "3s"
+        assert {column for _, column in written} == {"age", "last_poll"}
+        clock.advance(3600)  # no answer for an hour: stale on the next tick, not the ages step
+        written.clear()
+        screen.tick()
+        assert "stale" in str(table.get_row("user_good/job_1")[5])
+
+
+async def test_polls_run_as_plain_tasks_and_a_poll_that_raises_reaches_the_error_log(
+    app: Any, client: ScriptedClient
+) -> None:
+    """No Textual worker per poll (each posts three state messages); a bug is still reported."""
+    async with app.run_test(size=(100, 30)) as pilot:
+        await sign_in(pilot)
+        client.script("job_1", job(status="in_progress"))
+        client.script("job_2", RuntimeError("poll bug"))
+        app.desk.track_job(job(), "user_good")
+        app.desk.track_job(job("job_2"), "user_good")
+        assert app.desk.poller.poll_now(force=True) == 2
+        assert not [worker for worker in app.workers if worker.group == "jobs"]
+        await settle(pilot)  # waits for the polls too
+        assert app.desk.poller.in_flight == 0
+        assert str(app.desk.tracker.jobs[-1].status) == "in_progress"
+        [record] = app.desk.error_log.records
+        assert record.failure is FailureKind.INTERNAL and record.title == "Internal error"

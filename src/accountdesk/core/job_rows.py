@@ -28,6 +28,7 @@ __all__ = [
     "job_note",
     "job_row",
     "matches",
+    "only_ages_moved",
     "user_blocked_until",
 ]
 
@@ -133,6 +134,19 @@ def job_row(job: TrackedJob, now: dt.datetime, *, stale: bool) -> JobRow:
         job_note(job, stale=stale),
     )
     return JobRow(job.key, cells, status, stale, job.gone)
+
+
+#: Cells that only move with the clock (the jobs screen writes them every 10 s).
+AGE_CELLS = frozenset(index for index, (key, _) in enumerate(COLUMNS) if key in FIXED_WIDTHS)
+
+
+def only_ages_moved(old: JobRow, new: JobRow) -> bool:
+    """The row's texts and styles are the same but for its age and last-poll cells."""
+    if (old.status, old.stale, old.gone) != (new.status, new.stale, new.gone):
+        return False
+    return all(
+        index in AGE_CELLS or text == new.cells[index] for index, text in enumerate(old.cells)
+    )
 
 
 def job_details(job: TrackedJob) -> list[tuple[str, str]]:

@@ -103,6 +103,8 @@ class TrackedJob:
 
     failures: int = field(default=0, repr=False)
     next_poll_at: dt.datetime | None = field(default=None, repr=False)
+    #: Answers in a row that changed nothing a person sees (this session only, not saved).
+    quiet: int = field(default=0, repr=False)
     #: The last poll failed: the row shows what we knew before, marked stale.
     failing: bool = field(default=False, repr=False)
     reported_errors: set[str] = field(default_factory=set, repr=False)

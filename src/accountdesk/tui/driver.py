@@ -46,6 +46,16 @@ async def _handled(node: MessagePump, *, after_refresh: bool = False) -> None:
         await done
 
 
+async def _polls_over(app: App[Any]) -> bool:
+    """Wait for the polls in flight (plain tasks, not workers); whether there were any."""
+    scheduler = getattr(getattr(app, "desk", None), "scheduler", None)
+    wait, tasks = getattr(scheduler, "wait", None), getattr(scheduler, "tasks", None)
+    if wait is None or not tasks:
+        return False
+    await wait()
+    return True
+
+
 async def _yield_to_app() -> None:
     for _ in range(3):
         await asyncio.sleep(0)
@@ -65,6 +75,7 @@ class Driver:
             # cancelled one belonged to a screen that went away (a probe at sign-in).
             with contextlib.suppress(WorkerFailed, WorkerCancelled):
                 await self.app.workers.wait_for_complete()
+            await _polls_over(self.app)
             await self._pause()
         await self._redraws_over()
         await self._flashes_over()
@@ -119,6 +130,7 @@ class Driver:
             busy = any(worker.state in _BUSY for worker in app.workers)
             with contextlib.suppress(WorkerFailed, WorkerCancelled):
                 await app.workers.wait_for_complete()
+            busy = await _polls_over(app) or busy
             await _handled(app)
             if not busy and screen.is_mounted and app.screen is screen:
                 return

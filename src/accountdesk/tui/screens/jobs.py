@@ -2,8 +2,8 @@
 
 Rows come from the desk's job tracker (newest first) through the core's
 ``job_rows`` view model; the screen redraws when the app publishes the jobs
-signal and once a second so ages move, touching only the cells whose text
-changed. It never talks to the service itself: ``r`` asks the poller for a
+signal and once a second so stale marks show (ages every 10 s), touching
+only the cells whose text changed. It never talks to the service itself: ``r`` asks the poller for a
 poll of every unfinished job, ``m`` (or Enter on a job waiting for MFA) asks
 the app for the MFA dialog.
 """
@@ -27,6 +27,7 @@ from accountdesk.core.job_rows import (
     job_details,
     job_row,
     matches,
+    only_ages_moved,
 )
 from accountdesk.core.jobs import TrackedJob
 from accountdesk.core.poller import PollerState
@@ -43,6 +44,11 @@ __all__ = ["STATUS_STYLES", "JobsScreen"]
 REDRAW_EVERY = 0.25
 #: Rows beyond the visible ones kept up to date on each side (a page-down lands on fresh rows).
 VIEW_MARGIN = 5
+#: The screen's clock ticks once a second (a job turning stale shows within a second); the
+#: age and "last poll" cells move every AGES_EVERY ticks. One changed cell redraws every row
+#: in view (Textual's table caches are per table), and with a thousand jobs polled some
+#: "… ago" in view changes every second: ages in 10 s steps cost a tenth of that.
+AGES_EVERY = 10
 
 #: Colour of each job status in the table.
 STATUS_STYLES = {
@@ -77,8 +83,10 @@ class JobsScreen(DeskScreen[None]):
 Every job started in this app (balance refresh, identity, transactions),
 newest first, kept across runs for each service.
 
-The app polls unfinished jobs about once a second; a poll never starts
-before the previous one finished. When polling fails, the error is shown once
+The app polls unfinished jobs about once a second (many jobs in turn: a
+thousand every 25 s, every 50 s while a job's answers do not change); a poll
+never starts before the previous one finished. Ages and last polls move in
+10 s steps. When polling fails, the error is shown once
 and the row is marked **stale** while polls back off (up to 30 s). Jobs the
 service no longer knows (`AC-109`) are marked **gone** and not polled again.
 
@@ -121,6 +129,8 @@ service tells (the sandbox does).
         self._lines: dict[str, object] = {}
         self._last_refresh = -REDRAW_EVERY
         self._refresh_due = False
+        #: Ticks of the one-second clock since the ages were last drawn.
+        self._ticks = 0
 
     def compose(self) -> ComposeResult:
         yield AppHeader("Jobs")
@@ -146,10 +156,10 @@ service tells (the sandbox does).
         for key, label in COLUMNS:
             table.add_column(label, key=key, width=FIXED_WIDTHS.get(key))
         self.jobs_changed_signal.subscribe(self, lambda _: self._jobs_changed())
-        # Ages and "last poll" move with the clock even when no job changes.
-        self.set_interval(1.0, self.refresh_jobs, name="jobs-ages")
+        # Stale marks, ages and "last poll" move with the clock even when no job changes.
+        self.ticker = self.set_interval(1.0, self.tick, name="jobs-ages")
         # Rows that scroll into view are brought up to date as they come.
-        self.watch(table, "scroll_y", lambda _: self._write_visible(), init=False)
+        self.watch(table, "scroll_y", lambda _: self._write_visible(ages=True), init=False)
         self.refresh_jobs()
         table.focus()
 
@@ -164,31 +174,40 @@ service tells (the sandbox does).
             return
         wait = self._last_refresh + REDRAW_EVERY - time.monotonic()
         if wait <= 0:
-            self.refresh_jobs()
+            self.refresh_jobs(ages=False)
         else:
             self._refresh_due = True
-            self.set_timer(wait, self.refresh_jobs, name="jobs-changed")
+            self.set_timer(wait, lambda: self.refresh_jobs(ages=False), name="jobs-changed")
+
+    def tick(self) -> None:
+        """The one-second clock: stale marks at once, ages and last polls every AGES_EVERY s."""
+        self._ticks += 1
+        self.refresh_jobs(ages=self._ticks >= AGES_EVERY)
 
     # -- drawing ---------------------------------------------------------
 
-    def refresh_jobs(self) -> None:
+    def refresh_jobs(self, *, ages: bool = True) -> None:
         """Redraw the rows, keeping the cursor on the same job.
 
         With the same jobs in the same order (the usual tick) only the rows
         in view are brought up to date, and only their changed cells: a
         thousand jobs cost what a screenful does. Others are written when
-        they scroll into view.
+        they scroll into view. Without ``ages`` a row whose only change is
+        its age or last poll is left for the next ages step.
         """
         self._last_refresh, self._refresh_due = time.monotonic(), False
+        if ages:
+            self._ticks = 0
         desk = self.desk
         tracker = desk.tracker
         table = self.query_one(FittedTable)
         query = self.query_one("#jobs-filter", Input).value
-        shown = [job for job in tracker.jobs if matches(job, query)]
+        jobs = tracker.jobs
+        shown = [job for job in jobs if matches(job, query)] if query.strip() else jobs
         if [job.key for job in shown] == [job.key for job in self._jobs]:
             # Update in place, so the cursor and scroll position stay exactly where they were.
             self._jobs = shown
-            self._write_visible()
+            self._write_visible(ages=ages)
         else:
             selected = self.selected_job_key
             self._jobs = shown
@@ -216,8 +235,12 @@ service tells (the sandbox does).
         self._draw_status()
         self._draw_details()
 
-    def _write_visible(self) -> None:
-        """Bring the rows in view (and a few around them) up to date, changed cells only."""
+    def _write_visible(self, *, ages: bool) -> None:
+        """Bring the rows in view (and a few around them) up to date, changed cells only.
+
+        Without ``ages``, a row whose only changes are its age and last poll is
+        not written (and keeps its old texts on record, so the ages step writes it).
+        """
         table = self.query_one(FittedTable)
         first = max(0, round(table.scroll_y) - VIEW_MARGIN)
         last = round(table.scroll_y) + table.size.height + VIEW_MARGIN
@@ -227,6 +250,8 @@ service tells (the sandbox does).
             row = job_row(job, desk.job_now(job), stale=poller.is_stale(job, now))
             old = self._written.get(row.key)
             if old == row or row.key not in table.rows:
+                continue
+            if not ages and old is not None and only_ages_moved(old, row):
                 continue
             for index, ((column, _), text) in enumerate(zip(COLUMNS, _cells(row), strict=True)):
                 # Styles follow the texts (status word, "stale"/"gone" in the note).
