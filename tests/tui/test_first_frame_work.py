@@ -36,3 +36,34 @@ async def test_the_sign_in_screen_does_not_parse_every_stylesheet_again(
         assert isinstance(app.screen, LoginScreen)
         assert reparsed == []
         assert app.screen.query_one("#login-form").styles.width is not None  # login.tcss applies
+
+
+async def test_the_sign_in_screen_composes_its_key_bar_once_before_the_first_frame(
+    make_app: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Focus went to the first input, then (credentials filled) to Sign in:
+    # a second focus change, and a second key bar (each ~5 ms, restyled).
+    from accountdesk.tui.widgets.footer import AppFooter
+
+    recomposed: list[str] = []
+    recompose = AppFooter.recompose
+
+    async def counted(footer: AppFooter) -> None:
+        recomposed.append(type(footer.screen).__name__)
+        await recompose(footer)
+
+    monkeypatch.setattr(AppFooter, "recompose", counted)
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert app.focused is not None and app.focused.id == "sign-in"
+        assert recomposed == ["LoginScreen"]
+        keys = [key.description for key in app.screen.query_one(AppFooter).query("FooterKey")]
+        assert keys[:3] == ["Quit", "Help", "Errors"] and "Sign in" in keys
+
+
+async def test_an_empty_field_still_takes_the_focus_first(make_app: Callable[..., Any]) -> None:
+    app = make_app(api_key="")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert app.focused is not None and app.focused.id == "api-key"

@@ -47,6 +47,15 @@ log = logging.getLogger(__name__)
 _FIELDS = (("#base-url", "base URL"), ("#api-key", "API key"), ("#api-secret", "API secret"))
 
 
+def _first_focus(fields: tuple[tuple[str, bool, str], ...]) -> str:
+    """The selector of the first enabled empty field ``(selector, disabled, value)``, else Sign in."""
+    # The same choice as _focus_first_empty, made before the fields exist.
+    for selector, disabled, value in fields:
+        if not disabled and not value:
+            return selector
+    return "#sign-in"
+
+
 class LoginScreen(DeskScreen[None]):
     """Sign in with an API key and secret."""
 
@@ -85,6 +94,16 @@ nothing is written there unless you tick it.
         desk = self.desk
         # Before validation, the values the first frame draws (core.start_settings).
         first = desk.start_settings or desk.settings
+        # Textual focuses AUTO_FOCUS when the screen is composed: the field
+        # _focus_first_empty picks, so focus moves once before the first frame
+        # (the first input, then Sign in, was two restyles and two key bars).
+        self.AUTO_FOCUS = _first_focus(
+            (
+                ("#base-url", desk.embedded, "" if desk.embedded else desk.service_url),
+                ("#api-key", False, first.api_key),
+                ("#api-secret", False, _secret_text(first)),
+            )
+        )
         yield AppHeader("Sign in")
         with Vertical(id="login-form"):
             yield Static("Sign in to the Account Data Service", id="login-title")
