@@ -25,11 +25,7 @@ from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
 from accountdesk.core.desk import Desk
-from accountdesk.core.errors import ErrorRecord
-from accountdesk.core.jobs import TrackedJob
 from accountdesk.core.logs import install_file_logging, remove_file_logging
-from accountdesk.core.notices import Notice, mfa_offer
-from accountdesk.core.poller import PollerState
 
 from .base import MIN_SIZE, ForwardsWorkerFailures, fit_terminal, settings_usable
 from .commands import DeskCommands, system_commands
@@ -55,7 +51,10 @@ from .terminal_app import TerminalAware
 from .toasting import StackedToasts
 
 if TYPE_CHECKING:
+    from accountdesk.core.errors import ErrorRecord
+    from accountdesk.core.jobs import TrackedJob
     from accountdesk.core.mfa import MfaResult
+    from accountdesk.core.notices import Notice
 
 __all__ = ["MIN_SIZE", "AccountDeskApp"]
 
@@ -228,6 +227,8 @@ class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoH
         self.show_record(message.record)
 
     def on_mfa_needed(self, message: MfaNeeded) -> None:
+        from accountdesk.core.notices import mfa_offer
+
         tracked = message.tracked
         tracked.mfa_offered = True
         if isinstance(self.screen, ModalScreen):
@@ -344,6 +345,8 @@ class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoH
             self.screen.action_focus_user_id()
 
     def action_toggle_job_polling(self) -> None:
+        from accountdesk.core.poller import PollerState
+
         poller = self.desk.poller
         if poller.state is PollerState.PAUSED:
             poller.resume()

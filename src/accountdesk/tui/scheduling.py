@@ -9,7 +9,7 @@ from textual.app import App
 from textual.timer import Timer
 from textual.worker import Worker
 
-from accountdesk.core.poller import Cancellable
+from accountdesk.core.scheduler import Cancellable
 
 __all__ = ["TextualScheduler"]
 

@@ -24,7 +24,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
-from accountdesk.core.secrets import Remembered, SecretPlace
 from accountdesk.core.start_settings import StartSettings
 from accountdesk.tui.base import DeskScreen, settings_usable
 from accountdesk.tui.messages import ServiceFailed, ServiceIdentified, SignedIn
@@ -37,6 +36,7 @@ from accountdesk.tui.widgets.tick_box import TickBox
 if TYPE_CHECKING:
     from pydantic import SecretStr
 
+    from accountdesk.core.secrets import Remembered
     from accountdesk.core.settings import Settings
 
 __all__ = ["LoginScreen"]
@@ -47,19 +47,14 @@ log = logging.getLogger(__name__)
 _FIELDS = (("#base-url", "base URL"), ("#api-key", "API key"), ("#api-secret", "API secret"))
 
 
-def _first_focus(fields: tuple[tuple[str, bool, str], ...]) -> str:
-    """The selector of the first enabled empty field ``(selector, disabled, value)``, else Sign in."""
-    # The same choice as _focus_first_empty, made before the fields exist.
-    for selector, disabled, value in fields:
-        if not disabled and not value:
-            return selector
-    return "#sign-in"
-
-
 class LoginScreen(DeskScreen[None]):
     """Sign in with an API key and secret."""
 
     CSS_PATH = styles_path("login.tcss")
+    #: No focus when composed: on_mount focuses the first empty field (or Sign
+    #: in), so focus moves once before the first frame (Textual's first input,
+    #: then Sign in, was two restyles and a second key bar).
+    AUTO_FOCUS = ""
     HELP_TITLE = "Sign in"
     HELP = """\
 Sign in to the Account Data Service with an API key and secret.
@@ -94,16 +89,6 @@ nothing is written there unless you tick it.
         desk = self.desk
         # Before validation, the values the first frame draws (core.start_settings).
         first = desk.start_settings or desk.settings
-        # Textual focuses AUTO_FOCUS when the screen is composed: the field
-        # _focus_first_empty picks, so focus moves once before the first frame
-        # (the first input, then Sign in, was two restyles and two key bars).
-        self.AUTO_FOCUS = _first_focus(
-            (
-                ("#base-url", desk.embedded, "" if desk.embedded else desk.service_url),
-                ("#api-key", False, first.api_key),
-                ("#api-secret", False, _secret_text(first)),
-            )
-        )
         yield AppHeader("Sign in")
         with Vertical(id="login-form"):
             yield Static("Sign in to the Account Data Service", id="login-title")
@@ -357,6 +342,8 @@ nothing is written there unless you tick it.
             )
 
     def _remembered(self, result: Remembered | None) -> None:
+        from accountdesk.core.secrets import SecretPlace
+
         if result is None:
             return  # the store said why the config file could not be written
         path = self.desk.dirs.config_path
