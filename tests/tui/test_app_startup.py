@@ -127,7 +127,8 @@ NOT_YET = ("pydantic", "pydantic_core", "pydantic_settings", "httpx", "accountde
            "starlette", "numpy", "msgspec", "keyring", "tomlkit",
            "accountdesk.contract", "accountdesk.core.errors", "accountdesk.core.jobs", "accountdesk.core.poller",
            "accountdesk.core.notices", "accountdesk.core.secrets", "accountdesk.core.recents",
-           "accountdesk.core.crash", "accountdesk.core.formatting")
+           "accountdesk.core.crash", "accountdesk.core.formatting",
+           "tomllib")  # no config file here: nothing to parse
 
 def report(self, *args, **kwargs):
     print(json.dumps({"app": type(self).__name__,
