@@ -67,3 +67,27 @@ async def test_an_empty_field_still_takes_the_focus_first(make_app: Callable[...
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         assert app.focused is not None and app.focused.id == "api-key"
+
+
+@pytest.mark.parametrize(("size", "breakpoint"), [((100, 30), "-tall"), ((80, 20), "-short")])
+async def test_the_sign_in_screen_is_not_restyled_for_its_height_before_the_first_frame(
+    make_app: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+    size: tuple[int, int],
+    breakpoint: str,
+) -> None:
+    # Textual gives a screen its height class (-short / -tall, app.tcss) at
+    # its first resize, and restyles every widget of it then (~10 ms).
+    restyled: list[str] = []
+    update = LoginScreen.update_node_styles
+
+    def counted(screen: LoginScreen, animate: bool = True) -> None:
+        restyled.append(str(sorted(screen.classes)))
+        update(screen, animate)
+
+    monkeypatch.setattr(LoginScreen, "update_node_styles", counted)
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        assert app.screen.has_class(breakpoint)
+        assert len(restyled) == 1  # the screen's resume (Textual's)

@@ -136,12 +136,26 @@ class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoH
             self._apply_keymap()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         fit_terminal(self, self.size)  # before the first screen is laid out
-        self.push_screen(LoginScreen())
+        self.push_screen(self._sign_in_screen())
         # Validated once the sign-in screen is on the terminal (a no-op when
         # the desk was given validated settings); a sign-in waits for it.
         self.call_after_refresh(self._check_settings)
         if self._on_first_frame is not None:
             self.call_after_refresh(self._on_first_frame)
+
+    def _sign_in_screen(self) -> LoginScreen:
+        """The first screen, with its height class (app.tcss) already set.
+
+        Textual sets it at the screen's first resize, which restyled every
+        widget of it once more before the first frame (~10 ms).
+        """
+        screen = LoginScreen()
+        height = self.size.height
+        for breakpoint, name in sorted(self.VERTICAL_BREAKPOINTS, reverse=True):
+            if height >= breakpoint:
+                screen.add_class(name, update=False)
+                break
+        return screen
 
     def _check_settings(self) -> None:
         if settings_usable(self):
