@@ -128,6 +128,7 @@ NOT_YET = ("pydantic", "pydantic_core", "pydantic_settings", "httpx", "accountde
            "accountdesk.contract", "accountdesk.core.errors", "accountdesk.core.jobs", "accountdesk.core.poller",
            "accountdesk.core.notices", "accountdesk.core.secrets", "accountdesk.core.recents",
            "accountdesk.core.crash", "accountdesk.core.formatting",
+           "accountdesk.tui.screens.confirm",  # no screen but the sign-in one
            "tomllib")  # no config file here: nothing to parse
 
 def report(self, *args, **kwargs):

@@ -28,7 +28,6 @@ from accountdesk.core.start_settings import StartSettings
 from accountdesk.tui.base import DeskScreen, settings_usable
 from accountdesk.tui.messages import ServiceFailed, ServiceIdentified, SignedIn
 from accountdesk.tui.resources import styles_path
-from accountdesk.tui.screens.confirm import ConfirmDialog
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
 from accountdesk.tui.widgets.tick_box import TickBox
@@ -290,6 +289,7 @@ nothing is written there unless you tick it.
     def _ask_before_plain_http(self, url: str) -> None:
         """Once per service on this computer: the secret would cross the network in clear."""
         from accountdesk.core.plain_http import plain_http_warning
+        from accountdesk.tui.screens.confirm import ConfirmDialog  # not for the first frame
 
         def answered(yes: bool | None) -> None:
             if yes:
