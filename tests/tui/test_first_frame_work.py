@@ -91,3 +91,28 @@ async def test_the_sign_in_screen_is_not_restyled_for_its_height_before_the_firs
         await pilot.pause()
         assert app.screen.has_class(breakpoint)
         assert len(restyled) == 1  # the screen's resume (Textual's)
+
+
+async def test_the_sandbox_is_built_only_once_the_sign_in_screen_is_on_the_terminal(
+    make_app: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Textual runs after-refresh callbacks while a screen is still being
+    # mounted: the sandbox's build (a thread: imports, ~40 ms of the GIL
+    # under load) started before the first frame and slowed it.
+    from textual.app import App
+
+    events: list[str] = []
+    display = App._display
+
+    def shown(app: App[Any], screen: Any, renderable: Any) -> None:
+        display(app, screen, renderable)
+        if renderable is not None and not app._batch_count:  # Textual's: else not drawn
+            events.append(f"frame {type(screen).__name__}")
+
+    monkeypatch.setattr(App, "_display", shown)
+    monkeypatch.setattr(LoginScreen, "_warm_up", lambda screen: events.append("warm-up"))
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert events.count("warm-up") == 1
+        assert "frame LoginScreen" in events[: events.index("warm-up")]

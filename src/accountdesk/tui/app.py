@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
+from weakref import WeakSet
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -37,6 +38,7 @@ from .messages import (
     OpenAccount,
     OpenMfaDialog,
     ReachabilityChanged,
+    ScreenShown,
     ServiceFailed,
     SettingsUnusable,
     ShowNotice,
@@ -117,6 +119,8 @@ class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoH
         self.jobs_changed_signal: Signal[None] = Signal(self, "jobs-changed")
         self._jobs_change_pending = False
         self._logged_clashes: set[tuple[str, frozenset[str]]] = set()
+        #: Screens whose first frame was drawn (:class:`ScreenShown`).
+        self._shown: WeakSet[Screen[object]] = WeakSet()
         self.crash_report = []
         #: Why the settings cannot be used, when validation after the first
         #: frame refused them: the command prints it (exit status 2).
@@ -142,6 +146,14 @@ class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoH
         self.call_after_refresh(self._check_settings)
         if self._on_first_frame is not None:
             self.call_after_refresh(self._on_first_frame)
+
+    def _display(self, screen: Screen[object], renderable: object) -> None:
+        # Textual's: a frame goes to the terminal here, unless a batch holds
+        # it back (the whole start-up is one). A screen's first is said to it.
+        super()._display(screen, renderable)  # type: ignore[arg-type]
+        if renderable is not None and not self._batch_count and screen not in self._shown:
+            self._shown.add(screen)
+            screen.post_message(ScreenShown())
 
     def _sign_in_screen(self) -> LoginScreen:
         """The first screen, with its height class (app.tcss) already set.

@@ -26,7 +26,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from accountdesk.core.start_settings import StartSettings
 from accountdesk.tui.base import DeskScreen, settings_usable
-from accountdesk.tui.messages import ServiceFailed, ServiceIdentified, SignedIn
+from accountdesk.tui.messages import ScreenShown, ServiceFailed, ServiceIdentified, SignedIn
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
@@ -131,15 +131,17 @@ nothing is written there unless you tick it.
         self._show_url_problem(None)
         self.query_one("#login-status", Static).update(self._idle_hint())
         self._focus_first_empty()
+
+    def on_screen_shown(self, message: ScreenShown) -> None:
         if self.desk.embedded:
-            # Build the embedded sandbox (Starlette import) only after the first
-            # frame has painted, so start-up stays instant.
-            self.call_after_refresh(self._warm_up)
+            # Build the embedded sandbox (Starlette import, a thread that
+            # shares the GIL) only once the first frame is on the terminal.
+            self._warm_up()
             return
         # What the service is, for the badge: asked after the first frame.
-        self.call_after_refresh(self._identify)
+        self._identify()
         if self.desk.settings.api_key and not self._field("#api-secret").value:
-            self.call_after_refresh(self._fill_remembered_secret)
+            self._fill_remembered_secret()
 
     @work(exclusive=True, exit_on_error=False, group="identify", name="identify_service")
     async def _identify(self) -> None:
