@@ -116,3 +116,27 @@ async def test_the_sandbox_is_built_only_once_the_sign_in_screen_is_on_the_termi
         await pilot.pause()
         assert events.count("warm-up") == 1
         assert "frame LoginScreen" in events[: events.index("warm-up")]
+
+
+async def test_the_first_frame_written_has_the_key_bar(
+    make_app: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What the first_frame benchmark times must be the whole screen: focus
+    # set only once mounted drew the first frame without its keys.
+    from textual.app import App
+    from textual.widgets._footer import FooterKey
+
+    keys_at_first_frame: list[list[str]] = []
+    display = App._display
+
+    def shown(app: App[Any], screen: Any, renderable: Any) -> None:
+        if renderable is not None and not app._batch_count and not keys_at_first_frame:
+            keys_at_first_frame.append([key.description for key in screen.query(FooterKey)])
+        display(app, screen, renderable)
+
+    monkeypatch.setattr(App, "_display", shown)
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert keys_at_first_frame and "Quit" in keys_at_first_frame[0]
+        assert "Sign in" in keys_at_first_frame[0]

@@ -46,14 +46,19 @@ log = logging.getLogger(__name__)
 _FIELDS = (("#base-url", "base URL"), ("#api-key", "API key"), ("#api-secret", "API secret"))
 
 
+def _first_focus(fields: tuple[tuple[str, bool, str], ...]) -> str:
+    """The selector of the first enabled empty field ``(selector, disabled, value)``, else Sign in."""
+    # The same choice as _focus_first_empty, made before the fields exist.
+    for selector, disabled, value in fields:
+        if not disabled and not value:
+            return selector
+    return "#sign-in"
+
+
 class LoginScreen(DeskScreen[None]):
     """Sign in with an API key and secret."""
 
     CSS_PATH = styles_path("login.tcss")
-    #: No focus when composed: on_mount focuses the first empty field (or Sign
-    #: in), so focus moves once before the first frame (Textual's first input,
-    #: then Sign in, was two restyles and a second key bar).
-    AUTO_FOCUS = ""
     HELP_TITLE = "Sign in"
     HELP = """\
 Sign in to the Account Data Service with an API key and secret.
@@ -88,6 +93,18 @@ nothing is written there unless you tick it.
         desk = self.desk
         # Before validation, the values the first frame draws (core.start_settings).
         first = desk.start_settings or desk.settings
+        # Textual focuses AUTO_FOCUS as the screen is composed, and the key
+        # bar is drawn for that focus within the first frame: the field
+        # _focus_first_empty picks, so focus moves once (the first input, then
+        # Sign in, was two restyles and two key bars; focusing only in
+        # on_mount drew the first frame without its keys).
+        self.AUTO_FOCUS = _first_focus(  # type: ignore[misc]  # Textual reads it per instance
+            (
+                ("#base-url", desk.embedded, "" if desk.embedded else desk.service_url),
+                ("#api-key", False, first.api_key),
+                ("#api-secret", False, _secret_text(first)),
+            )
+        )
         yield AppHeader("Sign in")
         with Vertical(id="login-form"):
             yield Static("Sign in to the Account Data Service", id="login-title")
