@@ -10,8 +10,6 @@ environment here, so the two can never disagree on where a value comes from.
 from __future__ import annotations
 
 import contextlib
-import json
-import tomllib
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
@@ -68,6 +66,8 @@ def environment_values(env: Mapping[str, str], fields: Collection[str]) -> dict[
             continue
         if field in _TABLES:
             # Not JSON: left as text, and validation names the variable ("must be a table").
+            import json
+
             with contextlib.suppress(ValueError):
                 value = json.loads(value)
         values[field] = value
@@ -100,6 +100,9 @@ def read_config_file(path: Path) -> dict[str, Any]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ConfigError(f"{path}: is not UTF-8 text (byte {error.start})") from None
+    # Imported only for a file there is (~5 ms of a start without one).
+    import tomllib
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

@@ -12,26 +12,22 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .config_values import SANDBOX_SERVICE_KEY
 from .connection import ClientFactory, ServiceConnection
+from .desk_jobs import DeskJobs
 from .desk_transactions import TransactionReads
-from .errors import ErrorLog, ErrorRecord, InternalError
-from .jobs import JobTracker, TrackedJob, job_key
 from .listener import DeskListener, NullListener
-from .notices import job_ended, job_given_up, store_problem
 from .paths import AppDirs
-from .poller import AsyncioScheduler, JobPoller, Scheduler
-from .recents import RecentLookups
 from .remembering import Remembering
 from .sandbox_session import SandboxSession
-from .secrets import SecretKeeper
+from .scheduler import AsyncioScheduler, Scheduler
 from .service_identity import ServiceIdentity
 from .start_settings import StartSettings
-from .store import Store, StoreProblem
+from .store import Store
 from .transaction_cache import TransactionCache
 
 if TYPE_CHECKING:
@@ -41,11 +37,16 @@ if TYPE_CHECKING:
     from accountdesk.client import (
         AccountDataClient,
         AccountDataError,
-        Job,
         ScenarioUser,
     )
 
+    from .errors import ErrorLog, ErrorRecord, InternalError
+    from .jobs import JobTracker, TrackedJob
+    from .poller import JobPoller
+    from .recents import RecentLookups
+    from .secrets import SecretKeeper
     from .settings import Settings
+    from .store import StoreProblem
 
 
 __all__ = ["Desk", "DeskListener", "NullListener"]
@@ -57,7 +58,7 @@ def _system_clock() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-class Desk(SandboxSession, Remembering, TransactionReads):
+class Desk(SandboxSession, Remembering, TransactionReads, DeskJobs):
     """One session's state (see the module docstring).
 
     ``transport`` and ``client_factory`` let tests and the embedded sandbox
@@ -102,8 +103,11 @@ class Desk(SandboxSession, Remembering, TransactionReads):
         )
         #: Since when the service has given no answer (None: it answers).
         self.unreachable_since: dt.datetime | None = None
-        self.error_log = ErrorLog()
-        self.secrets = SecretKeeper(secret_backend)
+        # Built on first use (like the tracker, poller and recents): none is
+        # needed before the first frame, and their modules cost it ~10 ms.
+        self._error_log: ErrorLog | None = None
+        self._secrets: SecretKeeper | None = None
+        self._secret_backend = secret_backend
         self.listener: DeskListener = NullListener()
         self.scheduler: Scheduler = AsyncioScheduler()
         self.poll_interval = poll_interval
@@ -142,6 +146,24 @@ class Desk(SandboxSession, Remembering, TransactionReads):
             assert self.start_settings is not None
             self._settings = self.start_settings.validate()
         return self._settings
+
+    @property
+    def error_log(self) -> ErrorLog:
+        """The session's errors, newest last (built on first use)."""
+        if self._error_log is None:
+            from .errors import ErrorLog
+
+            self._error_log = ErrorLog()
+        return self._error_log
+
+    @property
+    def secrets(self) -> SecretKeeper:
+        """Where remembered secrets are kept: the system keyring (built on first use)."""
+        if self._secrets is None:
+            from .secrets import SecretKeeper
+
+            self._secrets = SecretKeeper(self._secret_backend)
+        return self._secrets
 
     # -- where we are ----------------------------------------------------------
 
@@ -252,12 +274,6 @@ class Desk(SandboxSession, Remembering, TransactionReads):
             await client.aclose()
             log.info("signed out")
 
-    def stop_polling(self) -> None:
-        if self._poller is not None:
-            self._poller.stop()
-        if self._tracker is not None and self._tracker.unsaved:
-            self._tracker.save()
-
     async def close(self) -> None:
         """End the session: sign out, stop the embedded sandbox."""
         await self.sign_out()
@@ -281,6 +297,8 @@ class Desk(SandboxSession, Remembering, TransactionReads):
 
     @property
     def recents(self) -> RecentLookups:
+        from .recents import RecentLookups
+
         if self._recents is None or self._recents_key != self.state_key:
             signed_in = bool(self.signed_in_as)
             self._recents = RecentLookups(
@@ -291,78 +309,6 @@ class Desk(SandboxSession, Remembering, TransactionReads):
             )
             self._recents_key = self.state_key
         return self._recents
-
-    @property
-    def tracker(self) -> JobTracker:
-        if self._tracker is None or self._tracker_key != self.state_key:
-            signed_in = bool(self.signed_in_as)
-            tracker = JobTracker(
-                self.store,
-                self._state_file("jobs.json"),
-                self.service_key,
-                api_key=self.signed_in_as,
-                earlier_path=self.dirs.jobs_file if signed_in else None,
-                # The embedded sandbox is new every run: a job of an earlier
-                # run is gone for every key, not someone else's.
-                unknown_means_gone=self.embedded,
-            )
-            tracker.load()
-            tracker.clock_offset = self.sandbox_offset.total_seconds()
-            self._tracker = tracker
-            self._tracker_key = self.state_key
-            self._poller = None
-        return self._tracker
-
-    @property
-    def poller(self) -> JobPoller:
-        tracker = self.tracker
-        if self._poller is None or self._poller.tracker is not tracker:
-            self._poller = JobPoller(
-                tracker, self.scheduler, self, self.now, interval=self.poll_interval
-            )
-        return self._poller
-
-    # -- jobs --------------------------------------------------------------------
-
-    def track_job(self, job: Job, user_id: str) -> TrackedJob:
-        """Start tracking a job this app just started; it is polled from now on."""
-        tracked = self.tracker.track(job, user_id, self.now())
-        self.tracker.save()
-        self.listener.jobs_changed()
-        if tracked.needs_mfa:
-            self.listener.mfa_needed(tracked)
-        return tracked
-
-    def update_job(self, job: Job, user_id: str) -> TrackedJob | None:
-        """A state of a tracked job learnt elsewhere (the MFA dialog): record it, say if it ended."""
-        tracked = self.tracker.get(job_key(user_id, job.job_id))
-        if tracked is None:
-            return None
-        was_pollable = tracked.is_pollable
-        self.tracker.record_poll(tracked, job, self.now())
-        self.tracker.save()
-        if was_pollable and tracked.is_terminal:
-            self.listener.notice(job_ended(tracked))
-        self.listener.jobs_changed()
-        return tracked
-
-    def finished_job_keys(self) -> list[str]:
-        """The jobs "Clear done" forgets: finished or gone, not given up on."""
-        return [job.key for job in self.tracker.jobs if not job.is_pollable and not job.given_up]
-
-    def clear_finished_jobs(self, among: Collection[str] | None = None) -> int:
-        """Forget the finished (or gone) jobs of this service, only those ``among`` if given."""
-        tracker = self.tracker
-        done = [key for key in self.finished_job_keys() if among is None or key in among]
-        cleared = tracker.forget(done)
-        if cleared:
-            tracker.save()
-            self.listener.jobs_changed()
-        return cleared
-
-    def unfinished_jobs(self) -> int:
-        """Jobs still being polled (what quitting or signing out would leave behind)."""
-        return len(self.tracker.pollable()) if self.signed_in else 0
 
     # -- reachability -------------------------------------------------------------
 
@@ -382,6 +328,8 @@ class Desk(SandboxSession, Remembering, TransactionReads):
 
     def record_error(self, error: AccountDataError | InternalError) -> ErrorRecord:
         """Add ``error`` to the session's log (and the log file); the record the UI shows."""
+        from .errors import ErrorRecord, InternalError
+
         service_url = "" if self.embedded else self.service_url
         record = ErrorRecord.from_error(error, self.now(), service_url=service_url)
         self.error_log.append(record)
@@ -396,22 +344,6 @@ class Desk(SandboxSession, Remembering, TransactionReads):
         return record
 
     def _store_problem(self, problem: StoreProblem) -> None:
+        from .notices import store_problem
+
         self.listener.notice(store_problem(problem))
-
-    # -- PollerListener ------------------------------------------------------------
-
-    def jobs_changed(self) -> None:
-        self.listener.jobs_changed()
-
-    def job_finished(self, tracked: TrackedJob) -> None:
-        self.listener.notice(job_ended(tracked))
-
-    def job_needs_mfa(self, tracked: TrackedJob) -> None:
-        self.listener.mfa_needed(tracked)
-
-    def job_given_up(self, tracked: TrackedJob) -> None:
-        minutes = int(self.poller.give_up_after.total_seconds() // 60)
-        self.listener.notice(job_given_up(tracked, minutes))
-
-    def poll_failed(self, tracked: TrackedJob, error: AccountDataError) -> None:
-        self.listener.error_recorded(self.record_error(error))

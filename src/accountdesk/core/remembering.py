@@ -29,7 +29,11 @@ class Remembering:
 
     dirs: AppDirs
     store: Store
-    secrets: SecretKeeper
+
+    @property
+    def secrets(self) -> SecretKeeper:  # the desk's (built on first use)
+        raise NotImplementedError
+
     connection: ServiceConnection
 
     @property

@@ -16,8 +16,10 @@ No Textual here: times are plain seconds (monotonic).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from .errors import Severity
+if TYPE_CHECKING:  # errors imports the contract's tables: not before the first frame
+    from .errors import Severity
 
 __all__ = ["DEFAULT_CAP", "ShownToast", "ToastStack"]
 

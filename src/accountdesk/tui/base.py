@@ -35,7 +35,6 @@ from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from accountdesk.core.desk import Desk
-from accountdesk.core.errors import InternalError
 
 from .messages import ServiceFailed, SettingsUnusable
 
@@ -157,6 +156,8 @@ class ForwardsWorkerFailures:
             return
         error = worker.error
         if isinstance(error, Exception):
+            from accountdesk.core.errors import InternalError  # only on a failure
+
             failure = InternalError(error, operation=worker.name)
             self.post_message(ServiceFailed(failure, worker.name))  # type: ignore[attr-defined]
 

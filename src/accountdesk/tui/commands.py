@@ -21,7 +21,6 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.message_pump import MessagePump
 from textual.screen import Screen
 
-from accountdesk.core.formatting import kind_label
 from accountdesk.tui.base import desk_of
 from accountdesk.tui.messages import (
     OpenAccount,
@@ -59,6 +58,8 @@ def desk_commands(app: App[Any]) -> list[DeskCommand]:
         )
         for user_id in desk.recents.user_ids
     ]
+    from accountdesk.core.formatting import kind_label  # the contract's: not at start-up
+
     for job in desk.tracker.jobs:
         message: OpenAccount | OpenMfaDialog
         if job.needs_mfa:

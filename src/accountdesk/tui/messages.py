@@ -148,3 +148,12 @@ class MfaNeeded(Message):
     def __init__(self, tracked: TrackedJob) -> None:
         super().__init__()
         self.tracked = tracked
+
+
+class ScreenShown(Message):
+    """The screen's first frame is on the terminal (posted to it by the app, once).
+
+    What may wait until then (the sandbox's build, the service's probe)
+    waits for this rather than an after-refresh callback: Textual runs those
+    while the app's start-up batch still holds the frame back.
+    """

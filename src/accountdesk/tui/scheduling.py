@@ -17,7 +17,6 @@ from typing import Any
 from textual.app import App
 from textual.timer import Timer
 
-from accountdesk.core.errors import InternalError
 from accountdesk.core.scheduler import AsyncioScheduler, Cancellable
 
 from .messages import ServiceFailed
@@ -50,6 +49,9 @@ class TextualScheduler(AsyncioScheduler):
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # noqa: BLE001 (our own bug: shown, never a crash)
+                # Imported here: the error catalogue is not needed before the first frame.
+                from accountdesk.core.errors import InternalError
+
                 self.app.post_message(ServiceFailed(InternalError(error, operation=name), name))
 
         return super().spawn(reported, name)

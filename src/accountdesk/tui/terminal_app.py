@@ -20,8 +20,6 @@ from typing import Any
 from textual.app import App
 from textual.driver import Driver
 
-from accountdesk.core.crash import crash_lines, log_crash
-
 __all__ = ["TerminalAware"]
 
 log = logging.getLogger("accountdesk.tui.app")
@@ -53,6 +51,9 @@ class TerminalAware(App[None]):
             self._exception = error
             self._exception_event.set()
         self._return_code = 1
+        # Imported here: only a crash needs it (~4 ms of every start otherwise).
+        from accountdesk.core.crash import crash_lines, log_crash
+
         log_crash(log, error)
         self.crash_report = crash_lines(error, self.crash_log_file())
         self.bell()

@@ -13,7 +13,6 @@ import time
 from textual.app import App
 from textual.notifications import SeverityLevel
 
-from accountdesk.core.formatting import fold_paths
 from accountdesk.core.toasts import ToastStack
 
 from .base import DeskModal
@@ -94,6 +93,9 @@ class StackedToasts(App[None]):
         # Textual's toast: 60 wide at most and half the screen, less its
         # padding and edge. A path is broken at its separators to fit.
         width = min(60, self.size.width // 2) - 3
+        # Here, not at start-up: formatting imports the contract's tables.
+        from accountdesk.core.formatting import fold_paths
+
         for toast in self._toasts.visible(now):
             super().notify(
                 fold_paths(toast.message, width),

@@ -24,12 +24,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
-from accountdesk.core.secrets import Remembered, SecretPlace
 from accountdesk.core.start_settings import StartSettings
 from accountdesk.tui.base import DeskScreen, settings_usable
-from accountdesk.tui.messages import ServiceFailed, ServiceIdentified, SignedIn
+from accountdesk.tui.messages import ScreenShown, ServiceFailed, ServiceIdentified, SignedIn
 from accountdesk.tui.resources import styles_path
-from accountdesk.tui.screens.confirm import ConfirmDialog
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
 from accountdesk.tui.widgets.tick_box import TickBox
@@ -37,6 +35,7 @@ from accountdesk.tui.widgets.tick_box import TickBox
 if TYPE_CHECKING:
     from pydantic import SecretStr
 
+    from accountdesk.core.secrets import Remembered
     from accountdesk.core.settings import Settings
 
 __all__ = ["LoginScreen"]
@@ -45,6 +44,15 @@ log = logging.getLogger(__name__)
 
 #: The fields a person fills in, in tab order, with what to call them.
 _FIELDS = (("#base-url", "base URL"), ("#api-key", "API key"), ("#api-secret", "API secret"))
+
+
+def _first_focus(fields: tuple[tuple[str, bool, str], ...]) -> str:
+    """The selector of the first enabled empty field ``(selector, disabled, value)``, else Sign in."""
+    # The same choice as _focus_first_empty, made before the fields exist.
+    for selector, disabled, value in fields:
+        if not disabled and not value:
+            return selector
+    return "#sign-in"
 
 
 class LoginScreen(DeskScreen[None]):
@@ -85,6 +93,18 @@ nothing is written there unless you tick it.
         desk = self.desk
         # Before validation, the values the first frame draws (core.start_settings).
         first = desk.start_settings or desk.settings
+        # Textual focuses AUTO_FOCUS as the screen is composed, and the key
+        # bar is drawn for that focus within the first frame: the field
+        # _focus_first_empty picks, so focus moves once (the first input, then
+        # Sign in, was two restyles and two key bars; focusing only in
+        # on_mount drew the first frame without its keys).
+        self.AUTO_FOCUS = _first_focus(  # type: ignore[misc]  # Textual reads it per instance
+            (
+                ("#base-url", desk.embedded, "" if desk.embedded else desk.service_url),
+                ("#api-key", False, first.api_key),
+                ("#api-secret", False, _secret_text(first)),
+            )
+        )
         yield AppHeader("Sign in")
         with Vertical(id="login-form"):
             yield Static("Sign in to the Account Data Service", id="login-title")
@@ -128,15 +148,17 @@ nothing is written there unless you tick it.
         self._show_url_problem(None)
         self.query_one("#login-status", Static).update(self._idle_hint())
         self._focus_first_empty()
+
+    def on_screen_shown(self, message: ScreenShown) -> None:
         if self.desk.embedded:
-            # Build the embedded sandbox (Starlette import) only after the first
-            # frame has painted, so start-up stays instant.
-            self.call_after_refresh(self._warm_up)
+            # Build the embedded sandbox (Starlette import, a thread that
+            # shares the GIL) only once the first frame is on the terminal.
+            self._warm_up()
             return
         # What the service is, for the badge: asked after the first frame.
-        self.call_after_refresh(self._identify)
+        self._identify()
         if self.desk.settings.api_key and not self._field("#api-secret").value:
-            self.call_after_refresh(self._fill_remembered_secret)
+            self._fill_remembered_secret()
 
     @work(exclusive=True, exit_on_error=False, group="identify", name="identify_service")
     async def _identify(self) -> None:
@@ -286,6 +308,7 @@ nothing is written there unless you tick it.
     def _ask_before_plain_http(self, url: str) -> None:
         """Once per service on this computer: the secret would cross the network in clear."""
         from accountdesk.core.plain_http import plain_http_warning
+        from accountdesk.tui.screens.confirm import ConfirmDialog  # not for the first frame
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -338,6 +361,8 @@ nothing is written there unless you tick it.
             )
 
     def _remembered(self, result: Remembered | None) -> None:
+        from accountdesk.core.secrets import SecretPlace
+
         if result is None:
             return  # the store said why the config file could not be written
         path = self.desk.dirs.config_path
