@@ -267,29 +267,3 @@ async def test_over_a_real_socket(drop: bool) -> None:
     kept = _joined(batches)["transaction_ids"]
     assert kept == [f"txn_{n:06d}" for n in range(3000 if not drop else len(kept))]
     assert len(batches) > 1 and (not drop or 1500 < len(kept) < 2000)
-
-
-async def test_only_chunks_that_complete_a_batch_go_to_a_thread(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # A chunk that only adds to the buffer costs a copy: a thread hop for it
-    # (hundreds per read) only waited for the GIL behind the painting loop.
-    from accountdesk.client import _transaction_stream as transaction_stream
-
-    monkeypatch.setattr(stream_module, "BATCH_BYTES", 64 * 1024)
-    monkeypatch.setattr(transaction_stream, "THREAD_BYTES", 16 * 1024)
-    hops: list[str] = []
-    real_to_thread = asyncio.to_thread
-
-    async def to_thread(function: Any, *args: Any) -> Any:
-        hops.append(getattr(function, "__name__", "?"))
-        return await real_to_thread(function, *args)
-
-    monkeypatch.setattr(transaction_stream.asyncio, "to_thread", to_thread)
-    content = json.dumps(_body(*(_row(n) for n in range(3000)))).encode()  # ~420 KB
-    batches: list[TransactionColumns] = []
-    async with make_client(_service(_chunked(content, 4096))) as client:
-        await _collect(client, batches)
-    assert _joined(batches) == _joined([await _whole(content)])
-    # One hop per batch cut (~64 KB each), not one per 4 KB chunk past 16 KB.
-    assert 0 < len(hops) <= len(batches) + 1, (len(hops), len(batches))

@@ -129,16 +129,6 @@ class ColumnStream:
         """Bytes fed and not yet handed out."""
         return len(self._buffer)
 
-    def cuts_at(self, size: int) -> bool:
-        """Whether feeding ``size`` more bytes may cut rows (the work worth a thread).
-
-        Inside the rows, only once the bytes held reach the next cut's size;
-        elsewhere in the body (its keys and values) whenever it is asked.
-        """
-        if self._state in ("rows_first", "rows", "rows_after"):
-            return len(self._buffer) + size >= self._want
-        return True
-
     def near(self) -> bytes:
         """The first bytes not yet handed out (for an error's excerpt)."""
         return bytes(self._buffer[:200])

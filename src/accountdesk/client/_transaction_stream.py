@@ -84,10 +84,7 @@ async def stream_columns(
                 raise stopped(*failure)
             if stream.received + len(chunk) > limit:  # the batches before were handed out
                 raise too_large(response.status_code, limit, lambda: (method, path))
-            # A thread only for a chunk that completes a batch: one that only
-            # adds to the buffer is a copy, and each hop waits for the GIL
-            # behind the painting loop (user_bulk: ~200 hops -> ~15).
-            if stream.buffered + len(chunk) >= THREAD_BYTES and stream.cuts_at(len(chunk)):
+            if stream.buffered + len(chunk) >= THREAD_BYTES:
                 batches = await asyncio.to_thread(stream.feed, chunk)
             else:
                 batches = stream.feed(chunk)
