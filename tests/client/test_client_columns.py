@@ -10,6 +10,8 @@ from typing import Any
 import httpx
 import pytest
 from client_fakes import FakeService, make_client
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from accountdesk.client import MalformedResponseError, TransactionColumns, Transactions
 from accountdesk.client import _columns as columns_module
@@ -173,12 +175,36 @@ async def test_the_typed_decoder_gives_what_the_row_by_row_path_gives(
         _row(1, date="2026-3-01"),
         _row(1, transaction_id=".."),
         _row(1, transaction_id=" "),
+        _row(1, transaction_id="."),
+        _row(1, transaction_id="\t"),
+        _row(1, transaction_id="\x1c"),  # whitespace to str.isspace, not printable
+        _row(1, transaction_id="\u3000\u2003"),  # whitespace past ASCII
         _row(1, transaction_id="j" * 257),
     ],
 )
 async def test_what_the_typed_decoder_refuses_goes_row_by_row(row: dict[str, Any]) -> None:
     content = json.dumps(_body(_row(0), row)).encode()
     assert columns_module._typed_columns(content) is None
+
+
+@settings(max_examples=40, derandomize=True, deadline=None)
+@given(st.lists(st.text(alphabet=" .a\t\u3000\u00fc_\x1c", min_size=1, max_size=3), max_size=6))
+def test_ids_checked_as_one_joined_text_agree_with_the_row_by_row_path(ids: list[str]) -> None:
+    # The typed path checks the ids joined (spaces, dots) and looks at each
+    # only when the joined text says it may need to: same answer either way.
+    content = json.dumps(_body(*(_row(n, transaction_id=tid) for n, tid in enumerate(ids))))
+    typed = _outcome(columns_module._typed_columns, content.encode())
+    expected = _outcome(_row_by_row, content.encode())
+    # None: the typed path hands the body to the row-by-row path.
+    assert typed is None or typed == expected
+
+
+def _outcome(parse: Any, content: bytes) -> object:
+    """The columns, or where the first bad value is."""
+    try:
+        return parse(content)
+    except columns_module.ColumnsError as exc:
+        return exc.where
 
 
 async def test_a_lax_body_the_typed_decoder_refuses_is_still_read() -> None:

@@ -6,6 +6,8 @@ import random
 from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from accountdesk.core.transactions import TransactionRow, TransactionView
 
@@ -123,3 +125,43 @@ def test_totals_of_amounts_past_64_bits_add_decimals() -> None:
     view = TransactionView.from_rows(rows)
     assert view.data.index().cents is None
     assert view.view_amount_total == huge * 3
+
+
+#: Amounts: sub-cent, one or two decimals, -0.00, and magnitudes either side of
+#: where floats stop giving cents exactly (2**50 cents) and past 64 bits.
+_AMOUNTS = st.one_of(
+    st.decimals(min_value=-(10**6), max_value=10**6, places=2),
+    st.decimals(min_value=-10, max_value=10, places=4),
+    st.sampled_from(
+        [
+            Decimal("-0.00"),
+            Decimal("0.1"),
+            Decimal("11258999068426.23"),  # just under 2**50 cents
+            Decimal("11258999068426.24"),
+            Decimal("90071992547409.93"),  # 2**53 cents, where floats skip cents
+            Decimal("90071992547409.935"),
+            Decimal("92233720368547758.07"),  # 2**63 - 1 cents
+            Decimal("12345678901234567890.12"),
+        ]
+    ),
+)
+
+
+@settings(max_examples=60, derandomize=True, deadline=None)
+@given(st.lists(_AMOUNTS, max_size=8))
+def test_cents_are_exact_or_absent_and_totals_exact(amounts: list[Decimal]) -> None:
+    rows = [TransactionRow(f"t{i}", "2026-01-01", "x", "", a, False) for i, a in enumerate(amounts)]
+    view = TransactionView.from_rows(rows)
+    scaled = [amount.scaleb(2) for amount in amounts]
+    whole = all(value == int(value) and abs(int(value)) < 2**63 for value in scaled)
+    cents = view.data.index().cents
+    if whole and cents is not None:
+        assert cents.tolist() == [int(value) for value in scaled]
+    # Cents only when every amount is whole cents (sums may still need Decimals).
+    assert cents is None or whole
+    if whole and max((abs(int(v)) for v in scaled), default=0) < 2**50 // max(len(rows), 1):
+        assert cents is not None
+    assert view.view_amount_total == sum(amounts, Decimal(0))
+    view.sort_by("amount")
+    shown = [rows[int(i)].amount for i in view.view]
+    assert shown == sorted(amounts, key=float)
