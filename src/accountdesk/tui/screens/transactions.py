@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 from rich.cells import cell_len
 from textual import on, work
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -96,8 +97,13 @@ transactions job on the account screen first if the list is empty.
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="back"),
-        Binding("slash", "focus_filter", "Filter", id="focus_filter"),
-        Binding("d", "focus_dates", "Dates", id="focus_dates"),
+        # Priority (checked as the key arrives, before it goes to the widget
+        # focused then): keys typed right behind them go to the box, not the
+        # table. In a box they type themselves (SkipAction).
+        Binding("slash", "focus_filter", "Filter", id="focus_filter", priority=True),
+        Binding("d", "focus_dates", "Dates", id="focus_dates", priority=True),
+        # Enter in the filter box, the same way: the keys behind it are the table's.
+        Binding("enter", "submit_box", "Apply", show=False, priority=True),
         # "s" rather than "e": the app keeps "e" for the error log everywhere.
         Binding("s", "export_csv", "Save CSV", id="export_csv"),
         Binding("l", "reload", "Reload", id="reload_transactions"),
@@ -321,7 +327,16 @@ transactions job on the account screen first if the list is empty.
         # Enter ends the typing: apply, and give the keys back to the table,
         # or the next key (s, 1-5, l) would be typed into the filter.
         self.apply_filter()
-        self.query_one(TransactionTable).focus()
+        self._keys_to(self.query_one(TransactionTable))
+
+    def action_submit_box(self) -> None:
+        """Enter in the filter box: the keys behind it go to the table, the filter applies."""
+        box = self.focused
+        if not isinstance(box, ViewField) or box.id != "transactions-filter":
+            raise SkipAction()  # the dates box's Enter is its own (it stays on a bad range)
+        self._keys_to(self.query_one(TransactionTable))
+        # The box still has the letters typed before Enter queued: after them.
+        box.call_later(self.apply_filter)
 
     def apply_filter(self) -> None:
         """Apply the filter box's text now (Enter, or after the typing pause)."""
@@ -335,7 +350,9 @@ transactions job on the account screen first if the list is empty.
 
     @on(Input.Submitted, "#transactions-dates")
     def _dates_submitted(self, event: Input.Submitted) -> None:
-        box = event.input
+        self._submit_dates(event.input)
+
+    def _submit_dates(self, box: Input) -> None:
         try:
             dates = parse_date_range(box.value)
         except DateRangeProblem as problem:
@@ -346,7 +363,7 @@ transactions job on the account screen first if the list is empty.
         box.value = str(dates)
         self._say("")
         self._apply_dates(*dates.iso)
-        self.query_one(TransactionTable).focus()
+        self._keys_to(self.query_one(TransactionTable))
 
     @on(Input.Changed, "#transactions-dates")
     def _dates_typed(self) -> None:
@@ -368,7 +385,7 @@ transactions job on the account screen first if the list is empty.
         else:
             self._say("")
             self._apply_dates(None, None)
-        self.query_one(TransactionTable).focus()
+        self._keys_to(self.query_one(TransactionTable))
 
     def _view_changed(self) -> None:
         self.query_one(TransactionTable).view_changed()
@@ -385,10 +402,21 @@ transactions job on the account screen first if the list is empty.
         self.action_sort(message.column)
 
     def action_focus_filter(self) -> None:
-        self.query_one("#transactions-filter", Input).focus()
+        if isinstance(self.focused, Input):
+            raise SkipAction()  # "/" typed in a box
+        self._keys_to(self.query_one("#transactions-filter", Input))
 
     def action_focus_dates(self) -> None:
-        self.query_one("#transactions-dates", Input).focus()
+        if isinstance(self.focused, Input):
+            raise SkipAction()  # "d" typed in a box
+        self._keys_to(self.query_one("#transactions-dates", Input))
+
+    def _keys_to(self, widget: Input | TransactionTable) -> None:
+        # Now, not at the next turn of the loop (``widget.focus()``): keys
+        # typed right behind "/" or Enter are already queued, and went to
+        # the widget focused before (the letters to the table, Enter not to
+        # the box: the filter waited for the typing pause).
+        self.set_focus(widget)
 
     def action_back(self) -> None:
         self.dismiss()
