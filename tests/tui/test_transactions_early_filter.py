@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from test_transactions_stream import BULK, HeldTransport, small_bulk, text, until
 from textual import events
 from textual.widgets import Input
 from tui_helpers import settle, sign_in
@@ -13,6 +14,11 @@ from accountdesk.tui.screens.transactions import TransactionsScreen
 from accountdesk.tui.widgets.transaction_table import TransactionTable
 
 pytestmark = pytest.mark.anyio
+
+__all__ = ["small_bulk"]  # the fixture, shared with the streaming tests
+
+#: In some of user_bulk's descriptions or categories, not in most.
+WORD = "coffee"
 
 
 def type_ahead(app: Any, *keys: str) -> None:
@@ -45,3 +51,45 @@ async def test_keys_typed_right_after_slash_go_to_the_filter_and_enter_applies_i
         await settle(pilot)
         assert screen.last_export is not None
         assert screen.query_one("#transactions-filter", Input).value == "fuel"
+
+
+async def test_a_filter_while_rows_stream_in_shows_the_matches_so_far_then_all(
+    make_app: Any, small_bulk: Any
+) -> None:
+    transport = HeldTransport(small_bulk)
+    app = make_app(transport=transport)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await sign_in(pilot)
+        screen = TransactionsScreen("user_bulk")
+        await app.push_screen(screen)
+        await until(pilot, lambda: screen.view is not None and len(screen.view) > 0)
+        assert screen.view is not None
+        data = screen.view.data
+        arrived = len(data)
+        assert 0 < arrived < BULK
+        await pilot.press("slash", *WORD, "enter")
+        # The rows so far that match, in the service's order, at once: not
+        # after an index of every row so far built on the UI's loop.
+        assert screen.view.filter_text == WORD and not data.indexed
+        assert list(screen.view.view) == matching(data, arrived) != []
+        assert text(screen, "#transactions-count") == (
+            f"showing {len(screen.view):,} of {arrived:,} so far · loading…"
+        )
+        transport.release.set()
+        await settle(pilot)
+        assert data.complete and len(data) == BULK
+        assert list(screen.view.view) == matching(data, BULK)
+        assert text(screen, "#transactions-count") == f"showing {len(screen.view):,} of {BULK:,}"
+        assert text(screen, "#transactions-total").startswith("total ")  # the index came after
+        await pilot.press("4")  # a sort keeps the filter (now from the index)
+        amounts = [screen.view.row(i).amount for i in range(len(screen.view))]
+        assert len(amounts) == len(matching(data, BULK)) and amounts == sorted(amounts)
+
+
+def matching(data: Any, count: int) -> list[int]:
+    """What the filter should keep of the first ``count`` rows, worked out plainly."""
+    return [
+        i
+        for i in range(count)
+        if WORD in data.descriptions[i].casefold() or WORD in data.categories[i].casefold()
+    ]
