@@ -16,6 +16,7 @@ from textual.widgets import Input, Static
 
 from accountdesk.core.date_range import DateRangeProblem, parse_date_range
 from accountdesk.core.early_filter import EarlyFilter
+from accountdesk.core.transaction_read import TransactionRead
 from accountdesk.core.transactions import TransactionView
 from accountdesk.tui.transactions_summary import TransactionsSummary
 from accountdesk.tui.widgets.transaction_table import TransactionTable
@@ -25,6 +26,8 @@ __all__ = ["FILTER_DEBOUNCE", "TransactionsFilters"]
 
 #: Seconds of quiet typing before the filter applies.
 FILTER_DEBOUNCE = 0.25
+#: Seconds a key's answer may hold a read still streaming in (see _answer_first).
+HOLD_AT_MOST = 0.25
 
 
 class TransactionsFilters(TransactionsSummary):
@@ -33,6 +36,23 @@ class TransactionsFilters(TransactionsSummary):
     _filter_timer: Timer | None = None
     #: The filter answering before the index is built (None: the index answers).
     _early: EarlyFilter | None = None
+    #: The read this screen follows (the screen's).
+    read: TransactionRead | None
+
+    def _answer_first(self, *, changed: bool) -> None:
+        """A key's answer comes before the read's next batch.
+
+        Each batch is decoded and appended in a thread that takes most of the
+        GIL from the loop drawing the answer (an early filter's frame came
+        100-200 ms after Enter): the read waits, from the key (``changed``
+        False) until the frame after the view changed, ``HOLD_AT_MOST`` at most.
+        """
+        read = self.read
+        if read is None or read.done:
+            return
+        read.hold(HOLD_AT_MOST)
+        if changed:
+            self.call_after_refresh(read.release)
 
     @on(Input.Changed, "#transactions-filter")
     def _filter_typed(self) -> None:
@@ -57,6 +77,7 @@ class TransactionsFilters(TransactionsSummary):
         if not isinstance(box, ViewField) or box.id != "transactions-filter":
             raise SkipAction()  # the dates box's Enter is its own (it stays on a bad range)
         self._keys_to(self.query_one(TransactionTable))
+        self._answer_first(changed=False)
         # The box still has the letters typed before Enter queued: after them.
         box.call_later(self.apply_filter)
 
@@ -66,6 +87,7 @@ class TransactionsFilters(TransactionsSummary):
         view = self.view
         if view is None:
             return
+        self._answer_first(changed=True)
         text = self.query_one("#transactions-filter", Input).value
         if text == view.filter_text:
             return
@@ -141,6 +163,7 @@ class TransactionsFilters(TransactionsSummary):
         if self.view is None:
             return
         self.view.sort_by(column)
+        self._answer_first(changed=True)
         self.query_one(TransactionTable).view_changed()
 
     def on_transaction_table_sort_requested(self, message: TransactionTable.SortRequested) -> None:
@@ -150,6 +173,7 @@ class TransactionsFilters(TransactionsSummary):
         if isinstance(self.focused, Input):
             raise SkipAction()  # "/" typed in a box
         self._keys_to(self.query_one("#transactions-filter", Input))
+        self._answer_first(changed=True)
 
     def action_focus_dates(self) -> None:
         if isinstance(self.focused, Input):
