@@ -2,9 +2,12 @@
 
 The screen and its table model bring NumPy: ~110 ms of imports that are
 kept off the start-up path (the first frame) and would otherwise land on
-the first key press that opens transactions. An account screen is where
-that key is; once it has painted, a thread imports them while the person
-reads the account. In embedded mode the sandbox also builds the user's
+the first key press that opens transactions. The lookup screen (where a
+person is once signed in) starts a thread importing them, once painted:
+started from the account screen, a person quick on ``x`` found the import
+under way (beside the sandbox's build of the answer, at a share of the
+GIL) and waited for it, 280-500 ms of a whole process's 800 before the read
+even started. The account screen starts it too (if not yet). In embedded mode the sandbox also builds the user's
 transactions answer then (user_bulk: ~0.4 s of pure Python), so the first
 read does not compete with that build for the GIL.
 """
@@ -30,7 +33,7 @@ def preload_transactions_screen(
 ) -> None:
     """Import the transactions screen in a worker thread of ``node`` (once per process).
 
-    With ``desk`` and ``user_id``: the desk's embedded sandbox (if it is one)
+    With ``desk`` and ``user_id`` (an account shown): the desk's embedded sandbox (if it is one)
     builds ``user_id``'s transactions too, unless they are read already.
     """
     if desk is not None and user_id is not None:
