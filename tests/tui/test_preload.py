@@ -9,6 +9,7 @@ import pytest
 from tui_helpers import settle, sign_in
 
 from accountdesk.tui import preload
+from accountdesk.tui.resources import styles_path
 from accountdesk.tui.screens.lookup import LookupScreen
 
 pytestmark = pytest.mark.anyio
@@ -29,3 +30,13 @@ async def test_the_lookup_screen_starts_importing_the_transactions_screen(
         await settle(pilot)
         assert isinstance(app.screen, LookupScreen)
         assert imported == ["transactions screen"]
+
+
+async def test_the_transactions_stylesheet_is_parsed_before_the_first_x(make_app: Any) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await sign_in(pilot)
+        await settle(pilot)
+        assert isinstance(app.screen, LookupScreen)
+        # Textual parses a screen's CSS on its first push, unless it has the source.
+        assert app.stylesheet.has_source(str(styles_path("transactions.tcss")), "")
