@@ -99,7 +99,7 @@ transactions job on the account screen first if the list is empty.
         Binding("slash", "focus_filter", "Filter", id="focus_filter", priority=True),
         Binding("d", "focus_dates", "Dates", id="focus_dates", priority=True),
         # Enter in the filter box, the same way: the keys behind it are the table's.
-        Binding("enter", "submit_box", "Apply", show=False, priority=True),
+        Binding("enter", "submit_box", "Apply filter", show=False, priority=True),
         # "s" rather than "e": the app keeps "e" for the error log everywhere.
         Binding("s", "export_csv", "Save CSV", id="export_csv"),
         Binding("l", "reload", "Reload", id="reload_transactions"),
