@@ -1,4 +1,4 @@
-"""The transactions screen's imports start once signed in, before any account is opened."""
+"""The transactions screen's imports and stylesheet, ready once signed in, before any account is opened."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from accountdesk.tui.screens.lookup import LookupScreen
 pytestmark = pytest.mark.anyio
 
 
-async def test_the_lookup_screen_starts_importing_the_transactions_screen(
+async def test_the_lookup_screen_gets_the_transactions_screen_ready(
     make_app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # As in a fresh process: not imported yet (the import itself is recorded, not run).
@@ -30,13 +30,5 @@ async def test_the_lookup_screen_starts_importing_the_transactions_screen(
         await settle(pilot)
         assert isinstance(app.screen, LookupScreen)
         assert imported == ["transactions screen"]
-
-
-async def test_the_transactions_stylesheet_is_parsed_before_the_first_x(make_app: Any) -> None:
-    app = make_app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await sign_in(pilot)
-        await settle(pilot)
-        assert isinstance(app.screen, LookupScreen)
         # Textual parses a screen's CSS on its first push, unless it has the source.
         assert app.stylesheet.has_source(str(styles_path("transactions.tcss")), "")
