@@ -162,8 +162,8 @@ class TransactionsFilters(TransactionsSummary):
         """Sort by ``column``; again on the same column reverses."""
         if self.view is None:
             return
+        self._answer_first(changed=True)  # (before: the sort may build the index)
         self.view.sort_by(column)
-        self._answer_first(changed=True)
         self.query_one(TransactionTable).view_changed()
 
     def on_transaction_table_sort_requested(self, message: TransactionTable.SortRequested) -> None:
