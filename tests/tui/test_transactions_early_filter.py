@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 import pytest
 from test_transactions_stream import BULK, HeldTransport, small_bulk, text, until
 from textual import events
@@ -19,6 +20,15 @@ __all__ = ["small_bulk"]  # the fixture, shared with the streaming tests
 
 #: In some of user_bulk's descriptions or categories, not in most.
 WORD = "coffee"
+
+
+class NothingYet(HeldTransport):
+    """The sandbox, but no transactions answer at all until ``release``."""
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/transactions"):
+            await self.release.wait()
+        return await self.inner.handle_async_request(request)
 
 
 def type_ahead(app: Any, *keys: str) -> None:
@@ -93,3 +103,18 @@ def matching(data: Any, count: int) -> list[int]:
         for i in range(count)
         if WORD in data.descriptions[i].casefold() or WORD in data.categories[i].casefold()
     ]
+
+
+async def test_escape_while_the_first_rows_load_goes_back(make_app: Any, small_bulk: Any) -> None:
+    app = make_app(transport=NothingYet(small_bulk))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await sign_in(pilot)
+        before = app.screen
+        screen = TransactionsScreen("user_bulk")
+        await app.push_screen(screen)
+        await until(pilot, lambda: screen.query_one(TransactionTable).loading)
+        # Not the filter box (its Escape clears it and stays on the screen).
+        assert not isinstance(app.focused, Input)
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is before)
+        assert screen.read is not None and screen.read.cancelled

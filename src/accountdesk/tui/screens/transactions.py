@@ -72,6 +72,9 @@ class TransactionsScreen(TransactionsFilters):
     """All transactions of one user in a virtual table."""
 
     CSS_PATH = styles_path("transactions.tcss")
+    # The table, once it has rows (_show): not the filter box while they
+    # load, whose Escape only leaves the box (Escape then is Back).
+    AUTO_FOCUS = "#transactions-table"
     HELP = """\
 Every transaction the service holds for the user, newest first, read once
 per session (`l` reads them again). Under the table: how many rows are
