@@ -57,6 +57,10 @@ class TransactionRead:
         # update (widths in a thread): the lists never grow under a reader.
         self._lock = asyncio.Lock()
         self._followed = False
+        # Cleared while the UI holds the read (hold): no batch is read or appended.
+        self._going = asyncio.Event()
+        self._going.set()
+        self._hold_ends: asyncio.TimerHandle | None = None
         self._task = asyncio.get_running_loop().create_task(
             self._run(client), name=f"read transactions of {user_id}"
         )
@@ -69,6 +73,32 @@ class TransactionRead:
     def on_done(self, callback: Callable[[TransactionRead], None]) -> None:
         """Call ``callback(self)`` once the read has ended, however it ended."""
         self._task.add_done_callback(lambda _task: callback(self))
+
+    def hold(self, at_most: float) -> None:
+        """Read and append no further batch until :meth:`release`, for ``at_most`` seconds at most.
+
+        For a key the person is waiting on (a filter, a sort): the batch in
+        hand is finished, but the next is neither decoded nor appended in its
+        thread, which took most of the GIL from the loop drawing the answer.
+        """
+        if self.done:
+            return
+        self._going.clear()
+        if self._hold_ends is not None:
+            self._hold_ends.cancel()
+        self._hold_ends = asyncio.get_running_loop().call_later(at_most, self.release)
+
+    def release(self) -> None:
+        """Go on reading after :meth:`hold`."""
+        if self._hold_ends is not None:
+            self._hold_ends.cancel()
+            self._hold_ends = None
+        self._going.set()
+
+    @property
+    def held(self) -> bool:
+        """Whether the read waits for :meth:`release`."""
+        return not self._going.is_set()
 
     def cancel(self) -> None:
         """Stop the read (its rows so far stay in ``data``); nothing if it has ended."""
@@ -90,6 +120,7 @@ class TransactionRead:
                     # The follower's turn: it sees each batch (an in-memory
                     # answer would otherwise be read whole in one go).
                     await asyncio.sleep(0)
+                await self._going.wait()
             data.complete = True
         except asyncio.CancelledError:
             self.error = asyncio.CancelledError()
@@ -98,6 +129,7 @@ class TransactionRead:
             self.error = error
         finally:
             self.done = True
+            self.release()
             self._changed.set()
         if data.complete and self._finished is not None:
             self._finished(data)

@@ -320,6 +320,12 @@ class TransactionView:
         self.filter_text = text
         self._rebuild()
 
+    def show_filtered(self, text: str, rows: Rows) -> None:
+        """Show ``rows`` as those matching ``text`` (an :class:`.early_filter.EarlyFilter`'s answer)."""
+        self.filter_text = text
+        self.view = rows
+        self._view_total = None
+
     def set_date_range(self, date_from: str | None, date_to: str | None) -> None:
         """Keep rows dated within ``[date_from, date_to]`` (ISO dates, either end open)."""
         self.date_from = date_from or None

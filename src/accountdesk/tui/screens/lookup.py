@@ -22,6 +22,7 @@ from accountdesk.client import ScenarioUser
 from accountdesk.core.user_ids import lookup_problem
 from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import SignOutRequested
+from accountdesk.tui.preload import preload_transactions_screen
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
@@ -83,6 +84,8 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
         self.query_one("#user-id", Input).focus()
         if self.desk.is_sandbox:
             self._load_scenarios()
+        # The transactions screen's imports, ahead of the accounts a person opens.
+        self.call_after_refresh(preload_transactions_screen, self)
 
     def on_screen_resume(self) -> None:
         self._show_recent()

@@ -11,7 +11,8 @@ so ``user_bulk``'s 100,000 rows paint, sort and filter without freezing the
 app (``python -m benchmarks --only bulk``).
 
 The filter (substring of description or category) applies 0.25 s after the
-last keystroke, or at once on Enter; the date range (``d``, ``FROM..TO``)
+last keystroke, or at once on Enter (while rows stream in, over the rows so
+far without waiting for the index: :mod:`.transactions_filters`); the date range (``d``, ``FROM..TO``)
 applies on Enter. Enter hands the keys back to the table (so ``s`` saves
 rather than types); Escape in either box clears it and leaves it, never the
 screen. Under the table: how many rows are shown and the total of their
@@ -27,16 +28,14 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.cells import cell_len
-from textual import on, work
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.timer import Timer
 from textual.widgets import Input, Static
 
 from accountdesk.client import AccountDataError
-from accountdesk.core.date_range import DateRangeProblem, parse_date_range
 from accountdesk.core.desk_transactions import INLINE_ROWS
 from accountdesk.core.transaction_read import TransactionRead
 from accountdesk.core.transaction_texts import failure_text
@@ -44,7 +43,7 @@ from accountdesk.core.transactions import COLUMNS, TransactionData, TransactionV
 from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import ServiceFailed
 from accountdesk.tui.resources import styles_path
-from accountdesk.tui.transactions_summary import TransactionsSummary
+from accountdesk.tui.transactions_filters import TransactionsFilters
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
 from accountdesk.tui.widgets.transaction_table import TransactionTable
@@ -52,8 +51,6 @@ from accountdesk.tui.widgets.view_field import ViewField
 
 __all__ = ["TransactionsScreen", "open_transactions"]
 
-#: Seconds of quiet typing before the filter applies.
-FILTER_DEBOUNCE = 0.25
 #: Seconds between redraws of the table and its count while rows stream in.
 PROGRESS_EVERY = 0.5
 SORT_KEYS = Binding.Group("Sort", compact=True)
@@ -71,10 +68,13 @@ class TransactionsIndexed(Message):
     """The data's sort keys and cents are ready: the total can be shown."""
 
 
-class TransactionsScreen(TransactionsSummary):
+class TransactionsScreen(TransactionsFilters):
     """All transactions of one user in a virtual table."""
 
     CSS_PATH = styles_path("transactions.tcss")
+    # The table, once it has rows (_show): not the filter box while they
+    # load, whose Escape only leaves the box (Escape then is Back).
+    AUTO_FOCUS = "#transactions-table"
     HELP = """\
 Every transaction the service holds for the user, newest first, read once
 per session (`l` reads them again). Under the table: how many rows are
@@ -96,8 +96,13 @@ transactions job on the account screen first if the list is empty.
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="back"),
-        Binding("slash", "focus_filter", "Filter", id="focus_filter"),
-        Binding("d", "focus_dates", "Dates", id="focus_dates"),
+        # Priority (checked as the key arrives, before it goes to the widget
+        # focused then): keys typed right behind them go to the box, not the
+        # table. In a box they type themselves (SkipAction).
+        Binding("slash", "focus_filter", "Filter", id="focus_filter", priority=True),
+        Binding("d", "focus_dates", "Dates", id="focus_dates", priority=True),
+        # Enter in the filter box, the same way: the keys behind it are the table's.
+        Binding("enter", "submit_box", "Apply filter", show=False, priority=True),
         # "s" rather than "e": the app keeps "e" for the error log everywhere.
         Binding("s", "export_csv", "Save CSV", id="export_csv"),
         Binding("l", "reload", "Reload", id="reload_transactions"),
@@ -119,7 +124,6 @@ transactions job on the account screen first if the list is empty.
         super().__init__()
         self.user_id = user_id
         self.view: TransactionView | None = None
-        self._filter_timer: Timer | None = None
         #: The file the last export wrote (None before the first export).
         self.last_export: Path | None = None
         #: The data whose index is being built (or was).
@@ -218,7 +222,7 @@ transactions job on the account screen first if the list is empty.
             return  # Back while this was on its way: the screen is gone
         data = message.data
         if self.view is not None and self.view.data is data:
-            self.view.grown()
+            self.view_grown(self.view)
             self._view_changed()
         else:
             self._show(data)
@@ -231,6 +235,7 @@ transactions job on the account screen first if the list is empty.
     def _show(self, data: TransactionData) -> None:
         """A new view of ``data``, keeping the sort, filter and dates of the one before."""
         old, view = self.view, TransactionView(data)
+        self._early = None
         if old is not None and old.sort_key is not None:
             view.sort_by(old.sort_key, reverse=old.sort_reverse)
         filter_text = self.query_one("#transactions-filter", Input).value
@@ -303,92 +308,6 @@ transactions job on the account screen first if the list is empty.
             # The focus on the table, whose Escape is "Back": nothing here to
             # filter, and the filter box's Escape only leaves the box.
             table.focus()
-
-    # -- filter, dates and sort ----------------------------------------------
-
-    @on(Input.Changed, "#transactions-filter")
-    def _filter_typed(self) -> None:
-        self._stop_filter_timer()
-        self._filter_timer = self.set_timer(FILTER_DEBOUNCE, self.apply_filter, name="filter")
-
-    def _stop_filter_timer(self) -> None:
-        if self._filter_timer is not None:
-            self._filter_timer.stop()
-            self._filter_timer = None
-
-    @on(Input.Submitted, "#transactions-filter")
-    def _filter_submitted(self) -> None:
-        # Enter ends the typing: apply, and give the keys back to the table,
-        # or the next key (s, 1-5, l) would be typed into the filter.
-        self.apply_filter()
-        self.query_one(TransactionTable).focus()
-
-    def apply_filter(self) -> None:
-        """Apply the filter box's text now (Enter, or after the typing pause)."""
-        self._stop_filter_timer()
-        if self.view is None:
-            return
-        text = self.query_one("#transactions-filter", Input).value
-        if text != self.view.filter_text:
-            self.view.set_filter(text)
-            self._view_changed()
-
-    @on(Input.Submitted, "#transactions-dates")
-    def _dates_submitted(self, event: Input.Submitted) -> None:
-        box = event.input
-        try:
-            dates = parse_date_range(box.value)
-        except DateRangeProblem as problem:
-            # Stays in the box to be corrected; typing clears the red border.
-            box.add_class("-invalid")
-            self._say(str(problem), error=True, dates=True)
-            return
-        box.value = str(dates)
-        self._say("")
-        self._apply_dates(*dates.iso)
-        self.query_one(TransactionTable).focus()
-
-    @on(Input.Changed, "#transactions-dates")
-    def _dates_typed(self) -> None:
-        if self.query_one("#transactions-message", Static).has_class("-dates"):
-            self._say("")
-
-    def _apply_dates(self, date_from: str | None, date_to: str | None) -> None:
-        if self.view is not None and (date_from, date_to) != (
-            self.view.date_from,
-            self.view.date_to,
-        ):
-            self.view.set_date_range(date_from, date_to)
-            self._view_changed()
-
-    def on_view_field_left(self, message: ViewField.Left) -> None:
-        """Escape in a box: it is empty now; the view shows what the other box leaves."""
-        if message.field.id == "transactions-filter":
-            self.apply_filter()
-        else:
-            self._say("")
-            self._apply_dates(None, None)
-        self.query_one(TransactionTable).focus()
-
-    def _view_changed(self) -> None:
-        self.query_one(TransactionTable).view_changed()
-        self.draw_summary()
-
-    def action_sort(self, column: str) -> None:
-        """Sort by ``column``; again on the same column reverses."""
-        if self.view is None:
-            return
-        self.view.sort_by(column)
-        self.query_one(TransactionTable).view_changed()
-
-    def on_transaction_table_sort_requested(self, message: TransactionTable.SortRequested) -> None:
-        self.action_sort(message.column)
-
-    def action_focus_filter(self) -> None:
-        self.query_one("#transactions-filter", Input).focus()
-
-    def action_focus_dates(self) -> None:
-        self.query_one("#transactions-dates", Input).focus()
 
     def action_back(self) -> None:
         self.dismiss()
