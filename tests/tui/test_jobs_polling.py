@@ -8,6 +8,8 @@ stands in for the service behind the real app.
 from __future__ import annotations
 
 import datetime as dt
+import math
+import time
 from collections import deque
 from typing import Any
 
@@ -18,7 +20,7 @@ from tui_helpers import HandClock, not_a_sandbox, settle, sign_in, toasts
 
 from accountdesk.client import FiConnectionError, Job
 from accountdesk.core.errors import FailureKind
-from accountdesk.tui.screens.jobs import JobsScreen
+from accountdesk.tui.screens.jobs import REDRAW_EVERY, JobsScreen
 from accountdesk.tui.screens.mfa import MfaDialog
 
 NOW = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.UTC)
@@ -181,13 +183,17 @@ async def test_a_burst_of_job_changes_redraws_twice_and_shows_the_last_state(
             refresh_jobs(**options)
 
         screen.refresh_jobs = counted
+        started = time.monotonic()
         for status in ("in_progress", "pending", "in_progress", "completed"):
             client.script("job_1", job(status=status))
             app.desk.poller.poll_now(force=True)
             await pilot.pause()  # the answer handled, the signal published
+        spread = time.monotonic() - started
         await settle(pilot)
-        # One redraw at once, one owed for the rest (not one per answer).
-        assert redraws <= 2
+        # One redraw at once, one owed for the rest (not one per answer). A
+        # loaded machine may spread the four answers over more than one
+        # REDRAW_EVERY: then one more redraw per such interval, never four.
+        assert redraws <= min(3, 2 + math.floor(spread / REDRAW_EVERY))
         table = screen.query_one(DataTable)
         assert str(table.get_row("user_good/job_1")[2]) == "completed"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -70,8 +71,13 @@ def text(screen: TransactionsScreen, selector: str) -> str:
 
 
 async def until(pilot: Any, condition: Callable[[], bool]) -> None:
-    """Let the app run until ``condition`` holds (the read is held open: no settle)."""
-    for _ in range(2_000):
+    """Let the app run until ``condition`` holds (the read is held open: no settle).
+
+    Bounded in time, not in loop turns: the rows are decoded in a thread, and
+    on a loaded machine 2,000 turns of the loop passed before its first batch.
+    """
+    deadline = time.monotonic() + 20.0
+    while time.monotonic() < deadline:
         if condition():
             return
         await pilot.pause()
