@@ -75,6 +75,25 @@ def test_the_committed_screenshots_are_the_screens_drawn() -> None:
     assert committed == set(SCREENS)
 
 
+def _screen_names() -> list[str]:
+    from accountdesk.tui.screenshots import SCREENS
+
+    return list(SCREENS)
+
+
+@pytest.mark.parametrize("name", _screen_names())
+def test_each_committed_screenshot_is_the_screen_drawn_now(name: str, tmp_path: Path) -> None:
+    # The names alone (above) let a picture go stale: the tour's showed its
+    # toast over the caption's words long after the toasts moved above it.
+    from accountdesk.tui.screenshots import write_screenshots
+
+    [drawn] = write_screenshots(tmp_path, [name])
+    committed = ROOT / "screenshots" / f"{name}.svg"
+    assert drawn.read_bytes() == committed.read_bytes(), (
+        f"screenshots/{name}.svg is stale: run `accountdesk screenshots screenshots/` and look at it"
+    )
+
+
 def test_the_settings_guide_describes_every_setting() -> None:
     # The operator's table (what each setting is for) is prose beside the
     # generated reference; a new setting must get its line there too.
