@@ -300,15 +300,23 @@ class ManualTicks(AsyncioScheduler):
         return asyncio.get_running_loop().call_later(10**6, callback)
 
 
-async def test_a_thousand_jobs_stay_live_within_the_bound_and_the_rate(tmp_path: Path) -> None:
+def many_jobs(
+    tmp_path: Path, count: int, **options: Any
+) -> tuple[FakeClient, Clock, ManualTicks, JobPoller, list[str]]:
+    """``count`` unfinished jobs tracked and answered "in_progress", polled on hand ticks."""
     client, clock, scheduler = FakeClient(), Clock(), ManualTicks()
     tracker = JobTracker(Store(), tmp_path / "jobs.json", "sandbox")
-    poller = JobPoller(tracker, scheduler, Listener(), clock, interval=1.0, concurrency=8)
+    poller = JobPoller(tracker, scheduler, Listener(), clock, concurrency=8, **options)
     poller.start(client)  # type: ignore[arg-type]
-    ids = [f"job_{n}" for n in range(1000)]
+    ids = [f"job_{n}" for n in range(count)]
     for job_id in ids:
         client.script(job_id, job(job_id, "in_progress"))
         tracker.track(job(job_id), "user_good", clock())
+    return client, clock, scheduler, poller, ids
+
+
+async def test_a_thousand_jobs_stay_live_within_the_bound_and_the_rate(tmp_path: Path) -> None:
+    client, clock, scheduler, poller, ids = many_jobs(tmp_path, 1000, interval=1.0)
     seconds = 60
     for _ in range(seconds):
         clock.advance(1)
@@ -325,14 +333,7 @@ async def test_a_thousand_jobs_stay_live_within_the_bound_and_the_rate(tmp_path:
 async def test_a_thousand_jobs_are_polled_spread_over_the_period_not_in_a_burst(
     tmp_path: Path,
 ) -> None:
-    client, clock, scheduler = FakeClient(), Clock(), ManualTicks()
-    tracker = JobTracker(Store(), tmp_path / "jobs.json", "sandbox")
-    poller = JobPoller(tracker, scheduler, Listener(), clock, interval=1.0, concurrency=8)
-    poller.start(client)  # type: ignore[arg-type]
-    ids = [f"job_{n}" for n in range(1000)]
-    for job_id in ids:
-        client.script(job_id, job(job_id, "in_progress"))
-        tracker.track(job(job_id), "user_good", clock())
+    client, clock, scheduler, poller, ids = many_jobs(tmp_path, 1000, interval=1.0)
     per_tick = []
     for second in range(1, 46):  # past the stale limit: period (25 s) + 15 s
         clock.advance(1)
@@ -352,14 +353,7 @@ async def test_unchanged_jobs_of_many_are_polled_half_as_often_never_stale_a_cha
     tmp_path: Path,
 ) -> None:
     """200 jobs at 8 polls a second: a period of 25 s, as 1,000 at 40 (a fifth of the work)."""
-    client, clock, scheduler = FakeClient(), Clock(), ManualTicks()
-    tracker = JobTracker(Store(), tmp_path / "jobs.json", "sandbox")
-    poller = JobPoller(tracker, scheduler, Listener(), clock, concurrency=8, max_rate=8)
-    poller.start(client)  # type: ignore[arg-type]
-    ids = [f"job_{n}" for n in range(200)]
-    for job_id in ids:
-        client.script(job_id, job(job_id, "in_progress"))
-        tracker.track(job(job_id), "user_good", clock())
+    client, clock, scheduler, poller, _ = many_jobs(tmp_path, 200, max_rate=8)
 
     async def tick() -> None:
         clock.advance(1)
@@ -377,7 +371,7 @@ async def test_unchanged_jobs_of_many_are_polled_half_as_often_never_stale_a_cha
     client.script("job_7", job("job_7", "completed"))
     for _ in range(51):
         await tick()
-        if tracker.get("user_good/job_7").is_terminal:  # type: ignore[union-attr]
+        if poller.tracker.get("user_good/job_7").is_terminal:  # type: ignore[union-attr]
             break
     else:
         raise AssertionError("a change took longer than two periods to show")
