@@ -136,8 +136,9 @@ def job_row(job: TrackedJob, now: dt.datetime, *, stale: bool) -> JobRow:
     return JobRow(job.key, cells, status, stale, job.gone)
 
 
-#: Cells that only move with the clock (the jobs screen writes them every 10 s).
-AGE_CELLS = frozenset(index for index, (key, _) in enumerate(COLUMNS) if key in FIXED_WIDTHS)
+#: Columns that move with the clock alone (the jobs screen writes them every 10 s).
+CLOCK_COLUMNS = frozenset({"age", "last_poll"})
+AGE_CELLS = frozenset(index for index, (key, _) in enumerate(COLUMNS) if key in CLOCK_COLUMNS)
 
 
 def only_ages_moved(old: JobRow, new: JobRow) -> bool:
