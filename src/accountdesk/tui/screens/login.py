@@ -47,8 +47,11 @@ _FIELDS = (("#base-url", "base URL"), ("#api-key", "API key"), ("#api-secret", "
 
 
 def _first_focus(fields: tuple[tuple[str, bool, str], ...]) -> str:
-    """The selector of the first enabled empty field ``(selector, disabled, value)``, else Sign in."""
-    # The same choice as _focus_first_empty, made before the fields exist.
+    """The selector of the first enabled empty field ``(selector, disabled, value)``, else Sign in.
+
+    Made from the settings as the screen is composed (AUTO_FOCUS), and from
+    the fields themselves afterwards (``_focus_first_empty``).
+    """
     for selector, disabled, value in fields:
         if not disabled and not value:
             return selector
@@ -173,12 +176,11 @@ nothing is written there unless you tick it.
         return self.query_one(selector, Input)
 
     def _focus_first_empty(self) -> None:
-        for selector, _name in _FIELDS:
-            field = self._field(selector)
-            if not field.disabled and not field.value:
-                field.focus()
-                return
-        self.query_one("#sign-in", Button).focus()
+        fields = [self._field(selector) for selector, _name in _FIELDS]
+        chosen = _first_focus(
+            tuple((f"#{field.id}", field.disabled, field.value) for field in fields)
+        )
+        self.query_one(chosen).focus()
 
     def _warm_up(self) -> None:
         self.run_worker(
