@@ -5,14 +5,15 @@ kept off the start-up path (the first frame) and would otherwise land on
 the first key press that opens transactions. The lookup screen (where a
 person is once signed in) starts a thread importing them, once painted:
 started from the account screen, a person quick on ``x`` found the import
-under way (beside the sandbox's build of the answer, at a share of the
-GIL) and waited for it, 280-500 ms of a whole process's 800 before the read
-even started. The account screen starts it too (if not yet). The lookup
-screen also has the app parse the transactions screen's stylesheet (on the
-loop: Textual parses a screen's CSS, and the whole stylesheet again, on its
-first push: ~120 ms of the ``x`` press, two thirds of it). In embedded mode the sandbox also builds the user's
-transactions answer then (user_bulk: ~0.4 s of pure Python), so the first
-read does not compete with that build for the GIL.
+under way (beside the sandbox's build of the answer, at a share of the GIL)
+and waited for it, 280-500 ms of a whole process's 800 before the read even
+started. The account screen starts it too (if not yet). The lookup screen
+also has the app parse the transactions screen's stylesheet (on the loop:
+Textual parses a screen's CSS, and the whole stylesheet again, on its first
+push: ~120 ms of the ``x`` press, two thirds of it). In embedded mode the
+sandbox also builds the user's transactions answer then (user_bulk: ~0.4 s
+of pure Python), so the first read does not compete with that build for the
+GIL.
 """
 
 from __future__ import annotations

@@ -3,9 +3,9 @@
 Rows come from the desk's job tracker (newest first) through the core's
 ``job_rows`` view model; the screen redraws when the app publishes the jobs
 signal and once a second so stale marks show (ages every 10 s), touching
-only the cells whose text changed. It never talks to the service itself: ``r`` asks the poller for a
-poll of every unfinished job, ``m`` (or Enter on a job waiting for MFA) asks
-the app for the MFA dialog.
+only the cells whose text changed. It never talks to the service itself:
+``r`` asks the poller for a poll of every unfinished job, ``m`` (or Enter
+on a job waiting for MFA) asks the app for the MFA dialog.
 """
 
 from __future__ import annotations
