@@ -15,20 +15,35 @@ from accountdesk.tui.screens.lookup import LookupScreen
 pytestmark = pytest.mark.anyio
 
 
-async def test_the_lookup_screen_gets_the_transactions_screen_ready(
+async def test_the_transactions_screen_is_made_ready_from_the_sign_in_screen_on(
     make_app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # As in a fresh process: not imported yet (the import itself is recorded, not run).
     monkeypatch.delitem(sys.modules, preload.TRANSACTIONS_SCREEN, raising=False)
     imported: list[str] = []
-    monkeypatch.setattr(preload, "_import", lambda: imported.append("transactions screen"))
+    monkeypatch.setattr(preload, "_import", lambda: imported.append(type(app.screen).__name__))
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        assert imported == []  # not while signing in (the first frame's time)
+        # Started once the sign-in screen is on the terminal and the sandbox
+        # built, not beside that build: a quick person's ``x`` waited for it.
+        assert imported[:1] == ["LoginScreen"]
         await sign_in(pilot)
         await settle(pilot)
         assert isinstance(app.screen, LookupScreen)
-        assert imported == ["transactions screen"]
         # Textual parses a screen's CSS on its first push, unless it has the source.
         assert app.stylesheet.has_source(str(styles_path("transactions.tcss")), "")
+
+
+def test_the_import_runs_with_a_short_switch_interval_and_restores_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Beside a busy loop, each file an import reads cost it a whole switch interval.
+    seen: list[float] = []
+    monkeypatch.setattr(
+        preload.importlib, "import_module", lambda name: seen.append(sys.getswitchinterval())
+    )
+    before = sys.getswitchinterval()
+    preload._import()
+    assert seen == [preload.IMPORT_SWITCH_INTERVAL] and seen[0] < before
+    assert sys.getswitchinterval() == before

@@ -43,7 +43,9 @@ Decisions beyond that page (the contract leaves them "not shown"):
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import importlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -169,7 +171,14 @@ def embedded_transport(**create_app_kwargs: Any) -> EmbeddedTransport:
     """
     from .embedded import EmbeddedTransport
 
-    return EmbeddedTransport(create_app(**create_app_kwargs))
+    transport = EmbeddedTransport(create_app(**create_app_kwargs))
+    # Starlette's StreamingResponse (the transactions answer) has anyio
+    # import its asyncio backend, ~20 modules, on its first answer: on the
+    # sandbox's thread, beside the build of user_bulk's answer, that took
+    # ~0.5 s of the first ``x``. Imported here, off the UI's loop, with the rest.
+    with contextlib.suppress(ImportError):
+        importlib.import_module("anyio._backends._asyncio")
+    return transport
 
 
 def prepare_transactions(app: Any, user_id: str) -> bool:

@@ -19,13 +19,15 @@ import asyncio
 import concurrent.futures
 import contextlib
 import threading
-from collections.abc import AsyncIterator, Callable, MutableMapping
-from functools import partial
+from collections.abc import AsyncIterator, MutableMapping
 from typing import Any
 
 import httpx
 
-__all__ = ["EmbeddedTransport"]
+__all__ = ["ANSWER_WINDOW", "EmbeddedTransport"]
+
+#: Body bytes the sandbox may send ahead of the caller's reading (a socket's buffers, roughly).
+ANSWER_WINDOW = 512 * 1024
 
 _ASGIApp = Any
 
@@ -122,7 +124,7 @@ class EmbeddedTransport(httpx.AsyncBaseTransport):
         started = False
         over = asyncio.Event()  # the answer is sent, or the caller is gone
         loop = asyncio.get_running_loop()
-        relay.on_close = partial(loop.call_soon_threadsafe, over.set)
+        relay.serving(loop, over)
 
         async def receive() -> dict[str, Any]:
             nonlocal request_complete
@@ -145,6 +147,7 @@ class EmbeddedTransport(httpx.AsyncBaseTransport):
                 chunk = message.get("body", b"")
                 if chunk and request.method != "HEAD":
                     relay.put(("body", chunk))
+                    await relay.room()
                 if not message.get("more_body", False):
                     over.set()
                     relay.put(("end",))
@@ -193,26 +196,80 @@ class EmbeddedTransport(httpx.AsyncBaseTransport):
 
 
 class _Relay:
-    """The answer's messages, from the sandbox's thread to the caller's loop, in order."""
+    """The answer's messages, from the sandbox's thread to the caller's loop, in order.
+
+    At most :data:`ANSWER_WINDOW` bytes of body sent and not yet read, as a
+    socket's buffers would hold: past it the sandbox's ``send`` waits for
+    the caller to read (:meth:`room`). Without it a big answer's pieces
+    were sent as fast as they were built, and the build (pure Python, in a
+    thread of the app's process) took GIL turns from the loop painting the
+    first rows; now it waits for the reader (``records._Body``).
+    """
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
         self._queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
-        #: Tells the sandbox the caller is gone (set by ``_serve``).
-        self.on_close: Callable[[], object] | None = None
+        self._lock = threading.Lock()
+        self._unread = 0
+        self._waiting = False
+        self._sandbox_loop: asyncio.AbstractEventLoop | None = None
+        self._over: asyncio.Event | None = None
+        self._room: asyncio.Event | None = None
+
+    def serving(self, loop: asyncio.AbstractEventLoop, over: asyncio.Event) -> None:
+        """On the sandbox's loop: ``over`` is set once the caller is gone."""
+        self._sandbox_loop, self._over, self._room = loop, over, asyncio.Event()
 
     def put(self, item: tuple[Any, ...]) -> None:
         """From the sandbox's thread."""
+        if item[0] == "body":
+            with self._lock:
+                self._unread += len(item[1])
         with contextlib.suppress(RuntimeError):  # the caller's loop is closed: nobody reads
             self._loop.call_soon_threadsafe(self._queue.put_nowait, item)
+
+    async def room(self) -> None:
+        """On the sandbox's loop: wait while the caller has more than the window unread."""
+        assert self._room is not None and self._over is not None
+        while not self._over.is_set():
+            with self._lock:
+                if self._unread <= ANSWER_WINDOW:
+                    self._waiting = False
+                    return
+                self._waiting = True
+                self._room.clear()
+            # A ``took`` after the check sets the event after this clear (same loop).
+            await self._room.wait()
+
+    def took(self, size: int) -> None:
+        """On the caller's loop: ``size`` bytes of body were read."""
+        with self._lock:
+            self._unread -= size
+            wake = self._waiting and self._unread <= ANSWER_WINDOW
+            if wake:
+                self._waiting = False
+        if wake:
+            self._wake()
 
     async def get(self) -> tuple[Any, ...]:
         return await self._queue.get()
 
     def close(self) -> None:
-        if self.on_close is not None:
-            with contextlib.suppress(RuntimeError):  # the sandbox's loop is stopped
-                self.on_close()
+        """The caller is gone: the sandbox stops sending (and waiting for room)."""
+        self._wake(over=True)
+
+    def _wake(self, *, over: bool = False) -> None:
+        loop, room, done = self._sandbox_loop, self._room, self._over
+        if loop is None or room is None or done is None:
+            return
+
+        def wake() -> None:
+            if over:
+                done.set()
+            room.set()
+
+        with contextlib.suppress(RuntimeError):  # the sandbox's loop is stopped
+            loop.call_soon_threadsafe(wake)
 
 
 class _AnswerBody(httpx.AsyncByteStream):
@@ -229,6 +286,7 @@ class _AnswerBody(httpx.AsyncByteStream):
         while True:
             item = await self._relay.get()
             if item[0] == "body":
+                self._relay.took(len(item[1]))
                 yield item[1]
             elif item[0] == "end":
                 return

@@ -272,6 +272,12 @@ def transactions_json(scenario: Scenario, newest: dt.date) -> bytes:
 RAW_BODY_BYTES = 16 * 1024 * 1024
 
 
+#: Pieces built ahead of the furthest reader while one reads (~0.5 MB of user_bulk).
+LEAD_PIECES = 4
+#: A reader that takes nothing for this long no longer holds the build back.
+READER_PATIENCE = 1.0
+
+
 class _Packed(bytes):
     """A piece kept zlib-compressed (level 1: ~10x smaller, ~70 MB/s a core to pack)."""
 
@@ -285,6 +291,9 @@ class _Body:
         self._done = False
         self._error: Exception | None = None
         self._grown = threading.Condition()
+        # Pieces handed to the furthest reader, and when it last took some.
+        self._taken = 0
+        self._last_taken: float | None = None
         # The first piece here, on the reader's call: its rows go out at once,
         # whatever else holds the GIL; the rest in a thread of their own.
         self._add(pieces, 1)
@@ -306,6 +315,12 @@ class _Body:
                 with self._grown:
                     self._pieces.append(piece)
                     self._grown.notify_all()
+                    # Built before any read (prepare), it runs free; once read,
+                    # it keeps LEAD_PIECES ahead of the reader, no further: the
+                    # reader's process (the app's, when embedded) decodes and
+                    # paints the first rows without this thread taking GIL turns.
+                    while self._ahead_of_reader():
+                        self._grown.wait(READER_PATIENCE)
                 added += 1
                 # The GIL to whoever waits (the reader, the app's loop) between pieces.
                 time.sleep(0)
@@ -316,6 +331,15 @@ class _Body:
         with self._grown:
             self._done = True
             self._grown.notify_all()
+
+    def _ahead_of_reader(self) -> bool:
+        """Whether a reader reads, and the build is far enough ahead of it (lock held)."""
+        last = self._last_taken
+        return (
+            last is not None
+            and len(self._pieces) - self._taken >= LEAD_PIECES
+            and time.monotonic() - last < READER_PATIENCE
+        )
 
     def pieces(self) -> Pieces:
         """Every piece, the built ones at once, the others as they are built."""
@@ -329,6 +353,9 @@ class _Body:
             if self._error is not None:
                 raise RuntimeError("the transactions could not be built") from self._error
             if taken < len(self._pieces):
+                self._taken = max(self._taken, len(self._pieces))
+                self._last_taken = time.monotonic()
+                self._grown.notify_all()
                 return self._pieces[taken:]
             return None if self._done else []
 

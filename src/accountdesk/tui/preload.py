@@ -2,18 +2,19 @@
 
 The screen and its table model bring NumPy: ~110 ms of imports that are
 kept off the start-up path (the first frame) and would otherwise land on
-the first key press that opens transactions. The lookup screen (where a
-person is once signed in) starts a thread importing them, once painted:
-started from the account screen, a person quick on ``x`` found the import
-under way (beside the sandbox's build of the answer, at a share of the GIL)
-and waited for it, 280-500 ms of a whole process's 800 before the read even
-started. The account screen starts it too (if not yet). The lookup screen
-also has the app parse the transactions screen's stylesheet (on the loop:
-Textual parses a screen's CSS, and the whole stylesheet again, on its first
-push: ~120 ms of the ``x`` press, two thirds of it). In embedded mode the
-sandbox also builds the user's transactions answer then (user_bulk: ~0.4 s
-of pure Python), so the first read does not compete with that build for the
-GIL.
+the first key press that opens transactions. The sign-in screen starts a
+thread importing them once its first frame is on the terminal (after the
+embedded sandbox is built, not beside it), with a short GIL switch
+interval: beside a loop busy signing in and looking up, each file the
+import read cost it a whole 5 ms interval, and a person quick on ``x``
+found NumPy's import still under way (0.9-1.4 s instead of 0.15 s) and
+waited for it. The lookup and account screens start it too (if not yet).
+The lookup screen also has the app parse the transactions screen's
+stylesheet (on the loop: Textual parses a screen's CSS, and the whole
+stylesheet again, on its first push: ~120 ms of the ``x`` press, two thirds
+of it). In embedded mode the sandbox also builds the user's transactions
+answer when the account shows (user_bulk: ~0.4 s of pure Python), so the
+first read does not compete with that build for the GIL.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from textual.dom import DOMNode
 
-__all__ = ["TRANSACTIONS_SCREEN", "preload_transactions_screen"]
+__all__ = ["TRANSACTIONS_SCREEN", "preload_transactions_modules", "preload_transactions_screen"]
 
 if TYPE_CHECKING:
     from accountdesk.core.desk import Desk
@@ -48,6 +49,11 @@ def preload_transactions_screen(
             exit_on_error=False,
         )
     _load_stylesheet(node)
+    preload_transactions_modules(node)
+
+
+def preload_transactions_modules(node: DOMNode) -> None:
+    """Import the transactions screen's modules in a worker thread of ``node`` (once)."""
     if TRANSACTIONS_SCREEN in sys.modules:
         return
     node.run_worker(
@@ -66,6 +72,19 @@ def _load_stylesheet(node: DOMNode) -> None:
         app.stylesheet.update(app)
 
 
+#: The GIL switch interval while the import runs (Python's default: 5 ms).
+IMPORT_SWITCH_INTERVAL = 0.0005
+
+
 def _import() -> None:
-    # A failure here is not reported: the import on the key press reports it.
-    importlib.import_module(TRANSACTIONS_SCREEN)
+    # An import reads hundreds of files; each read gives up the GIL, and
+    # with the loop busy (a sign-in, a lookup) getting it back took a whole
+    # switch interval: NumPy's 150 ms import took 0.9-1.4 s beside the
+    # screens a quick person opened. A short interval for its duration.
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(IMPORT_SWITCH_INTERVAL)
+    try:
+        # A failure here is not reported: the import on the key press reports it.
+        importlib.import_module(TRANSACTIONS_SCREEN)
+    finally:
+        sys.setswitchinterval(interval)

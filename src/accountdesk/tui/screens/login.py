@@ -27,6 +27,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Static
 from accountdesk.core.start_settings import StartSettings
 from accountdesk.tui.base import DeskScreen, settings_usable
 from accountdesk.tui.messages import ScreenShown, ServiceFailed, ServiceIdentified, SignedIn
+from accountdesk.tui.preload import preload_transactions_modules
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
@@ -160,6 +161,7 @@ nothing is written there unless you tick it.
             return
         # What the service is, for the badge: asked after the first frame.
         self._identify()
+        preload_transactions_modules(self)
         if self.desk.settings.api_key and not self._field("#api-secret").value:
             self._fill_remembered_secret()
 
@@ -184,8 +186,13 @@ nothing is written there unless you tick it.
 
     def _warm_up(self) -> None:
         self.run_worker(
-            self.desk.connection.warm_up(), name="warm_up", group="warm-up", exit_on_error=False
+            self._warm_up_then_preload(), name="warm_up", group="warm-up", exit_on_error=False
         )
+
+    async def _warm_up_then_preload(self) -> None:
+        await self.desk.connection.warm_up()
+        # Then, not beside it: the transactions screen's modules (NumPy).
+        preload_transactions_modules(self)
 
     @work(thread=True, exit_on_error=False, group="keyring", name="keyring")
     def _fill_remembered_secret(self) -> None:
