@@ -53,13 +53,3 @@ async def test_a_hold_ends_by_itself_and_a_finished_read_is_never_held() -> None
     read.hold(60)
     assert not read.held
 
-
-async def test_a_read_can_hold_after_its_first_batch_until_the_first_paint_releases_it() -> None:
-    client = Batches()
-    read = TransactionRead(client, "u1")  # type: ignore[arg-type]
-    read.hold_after_first_batch(60)  # (the screen: until its first page is painted)
-    await turns()
-    assert read.held and (client.pulled, read.batches, len(read.data)) == (1, 1, 10)
-    read.release()  # painted
-    await turns()
-    assert read.done and len(read.data) == 30 and not read.held

@@ -61,7 +61,6 @@ class TransactionRead:
         self._going = asyncio.Event()
         self._going.set()
         self._hold_ends: asyncio.TimerHandle | None = None
-        self._hold_first = 0.0
         self._task = asyncio.get_running_loop().create_task(
             self._run(client), name=f"read transactions of {user_id}"
         )
@@ -88,15 +87,6 @@ class TransactionRead:
         if self._hold_ends is not None:
             self._hold_ends.cancel()
         self._hold_ends = asyncio.get_running_loop().call_later(at_most, self.release)
-
-    def hold_after_first_batch(self, at_most: float) -> None:
-        """:meth:`hold` once the first batch is appended, until :meth:`release` (the first paint).
-
-        The first page is painted from the first batch; the batches behind it
-        (decoded in a thread, and in embedded mode built by the sandbox in
-        another) took GIL turns from the loop composing and painting it.
-        """
-        self._hold_first = at_most
 
     def release(self) -> None:
         """Go on reading after :meth:`hold`."""
@@ -126,8 +116,6 @@ class TransactionRead:
                         await asyncio.to_thread(data.append, batch)
                     self.batches += 1
                 self._changed.set()
-                if self.batches == 1 and self._hold_first:
-                    self.hold(self._hold_first)
                 if self._followed:
                     # The follower's turn: it sees each batch (an in-memory
                     # answer would otherwise be read whole in one go).

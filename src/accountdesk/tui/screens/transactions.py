@@ -53,8 +53,6 @@ __all__ = ["TransactionsScreen", "open_transactions"]
 
 #: Seconds between redraws of the table and its count while rows stream in.
 PROGRESS_EVERY = 0.5
-#: Seconds at most the read waits after its first batch for the first page's paint.
-FIRST_PAINT_HOLD = 0.5
 SORT_KEYS = Binding.Group("Sort", compact=True)
 
 
@@ -135,8 +133,6 @@ transactions job on the account screen first if the list is empty.
         #: The read this screen follows (started on the key press, or by ``l``).
         self.read = read
         self.reading = read is not None
-        #: Whether the table has painted rows once (the read's first hold ends then).
-        self._first_painted = False
 
     def compose(self) -> ComposeResult:
         yield AppHeader(f"Transactions · {self.user_id}")
@@ -263,9 +259,6 @@ transactions job on the account screen first if the list is empty.
         # Not sooner: the index's thread takes the GIL in turns with the UI
         # and slowed that first paint (an after-refresh callback could run
         # after a frame of the loading indicator, before the rows' frame).
-        if self.read is not None and self.read.held and not self._first_painted:
-            self.read.release()  # held since its first batch, for this paint
-        self._first_painted = True
         if message.view is self.view:
             self._start_index(message.view.data)
 
@@ -330,5 +323,4 @@ def open_transactions(screen: DeskScreen[Any], user_id: str) -> None:
     read = None
     if desk.cached_transactions(user_id) is None:
         read = desk.start_transaction_read(user_id)
-        read.hold_after_first_batch(FIRST_PAINT_HOLD)
     screen.app.push_screen(TransactionsScreen(user_id, read))
