@@ -52,4 +52,3 @@ async def test_a_hold_ends_by_itself_and_a_finished_read_is_never_held() -> None
     assert read.done and len(read.data) == 30 and not read.held
     read.hold(60)
     assert not read.held
-
