@@ -2,7 +2,8 @@
 
 Everything is deterministic: generated transactions come from
 ``random.Random`` seeded by the pack's seed or the user id, so the same user
-on the same day always gets the same list (snapshot tests rely on it). Records are plain JSON-ready dicts; amounts are
+on the same day always gets the same list (snapshot tests rely on it; the
+draws are in :mod:`.generated`). Records are plain JSON-ready dicts; amounts are
 decimal strings, never floats. Standard library only.
 """
 
@@ -11,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
-import random
 import threading
 import time
 import zlib
@@ -20,6 +20,7 @@ from itertools import islice
 from typing import Any
 
 from .clock import wire_time
+from .generated import generated_fields, generated_json
 from .scenario import GeneratedTransactions, Scenario
 
 __all__ = [
@@ -35,41 +36,8 @@ __all__ = [
 #: Rows serialised per json.dumps call (see transactions_json).
 ROWS_PER_DUMPS = 1_000
 
-#: (description, category, smallest and largest amount in cents).
-Merchant = tuple[str, str, int, int]
 #: The order of a transaction's fields on the wire.
 _ROW_KEYS = ("transaction_id", "date", "amount", "description", "category", "pending")
-
-# Debits.
-_SPENDING: tuple[Merchant, ...] = (
-    ("Whole Harvest Market", "Groceries", 1_850, 18_400),
-    ("Corner Bodega", "Groceries", 420, 3_150),
-    ("Blue Bottle Coffee", "Dining", 450, 1_400),
-    ("Trattoria Roma", "Dining", 2_800, 11_900),
-    ("City Transit Card", "Transport", 2_000, 10_000),
-    ("Shell Station 4471", "Fuel", 2_500, 7_800),
-    ("Northstar Electric", "Utilities", 6_500, 18_900),
-    ("Clearwave Internet", "Utilities", 5_999, 8_999),
-    ("Streamly Subscription", "Entertainment", 1_099, 2_299),
-    ("Paperback Books & Co", "Shopping", 1_200, 6_400),
-    ("Hometown Hardware", "Home", 900, 24_500),
-    ("Riverside Pharmacy", "Health", 650, 7_300),
-    ("Online Marketplace", "Shopping", 1_500, 32_000),
-    ("Parkside Gym", "Health", 3_900, 3_900),
-    ("ATM Withdrawal", "Cash", 2_000, 20_000),
-)
-# Credits; rarer than debits.
-_INCOME: tuple[Merchant, ...] = (
-    ("Payroll Deposit - Acme Corp", "Income", 180_000, 320_000),
-    ("Interest Payment", "Interest", 12, 1_900),
-    ("Refund - Online Marketplace", "Refund", 1_500, 12_000),
-    ("Transfer from Savings", "Transfer", 10_000, 80_000),
-)
-
-
-def _cents(cents: int) -> str:
-    sign = "-" if cents < 0 else ""
-    return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
 
 
 def account_record(scenario: Scenario) -> dict[str, Any]:
@@ -126,17 +94,6 @@ def identity_record(scenario: Scenario) -> dict[str, Any]:
     }
 
 
-def _pools(plan: GeneratedTransactions) -> tuple[tuple[Merchant, ...], tuple[Merchant, ...]]:
-    """The income and spending merchants ``plan`` keeps (every one without categories)."""
-    if plan.categories is None:
-        return _INCOME, _SPENDING
-    keep = plan.categories
-    return (
-        tuple(m for m in _INCOME if m[1] in keep),
-        tuple(m for m in _SPENDING if m[1] in keep),
-    )
-
-
 def generated_transactions(
     user_id: str, plan: GeneratedTransactions, newest: dt.date
 ) -> list[dict[str, Any]]:
@@ -151,7 +108,7 @@ def generated_transactions(
 def _generated_rows(
     user_id: str, plan: GeneratedTransactions, newest: dt.date
 ) -> Iterator[dict[str, Any]]:
-    for fields in _generated_fields(user_id, plan, newest):
+    for fields in generated_fields(user_id, plan, newest):
         tid, date, amount, (description, category, _, _), pending = fields
         yield {
             "transaction_id": tid,
@@ -161,58 +118,6 @@ def _generated_rows(
             "category": category,
             "pending": pending,
         }
-
-
-def _generated_fields(
-    user_id: str, plan: GeneratedTransactions, newest: dt.date
-) -> Iterator[tuple[str, str, str, Merchant, bool]]:
-    """Each row's id, date, amount, merchant and pending flag, newest first.
-
-    The draws of ``random.Random``'s ``random``, ``choice`` and ``randint``,
-    made through ``_randbelow`` as those do (the same numbers, a third of the
-    time: user_bulk is built on its first read); each date is formatted once.
-    """
-    # crc32, not hash(): str hashes are salted per process.
-    seed = plan.seed if plan.seed is not None else zlib.crc32(user_id.encode())
-    rng = random.Random(seed)
-    # (a private method of Random, stable since Python 3.2; typeshed leaves it out)
-    draw, below = rng.random, rng._randbelow  # type: ignore[attr-defined]
-    count = plan.count
-    # Roughly four a day for a big history, about one a day for a small one.
-    span_days = plan.days if plan.days is not None else max(count // 4, 60)
-    income, spending = _pools(plan)
-    fixed = plan.amount_cents
-    dates: dict[int, str] = {}
-    for index in range(count):
-        credit = draw() < 0.08
-        pool = income if (credit and income) or not spending else spending
-        merchant = pool[below(len(pool))]  # rng.choice(pool)
-        low, high = fixed if fixed is not None else merchant[2:]
-        cents = low + below(high - low + 1)  # rng.randint(low, high)
-        if pool is spending:
-            cents = -cents
-        back = index * span_days // count
-        date = dates.get(back)
-        if date is None:
-            date = dates[back] = (newest - dt.timedelta(days=back)).isoformat()
-        # The two newest have not posted yet, as on a real statement.
-        yield f"txn_{index + 1:06d}", date, _cents(cents), merchant, index < 2
-
-
-def _generated_json(user_id: str, plan: GeneratedTransactions, newest: dt.date) -> Iterator[str]:
-    """Each generated row as the compact JSON ``json.dumps`` writes for its dict."""
-    options: dict[str, Any] = {"ensure_ascii": False}
-    texts: dict[Merchant, str] = {}
-    for tid, date, amount, merchant, pending in _generated_fields(user_id, plan, newest):
-        text = texts.get(merchant)
-        if text is None:
-            description, category = (json.dumps(t, **options) for t in merchant[:2])
-            text = texts[merchant] = f',"description":{description},"category":{category}'
-        flag = "true" if pending else "false"
-        yield (
-            f'{{"transaction_id":"{tid}","date":"{date}","amount":"{amount}"'
-            f'{text},"pending":{flag}}}'
-        )
 
 
 def _transactions(scenario: Scenario, newest: dt.date) -> Iterator[dict[str, Any]]:
@@ -249,7 +154,7 @@ def transactions_pieces(scenario: Scenario, newest: dt.date) -> Iterator[bytes]:
     plan = scenario.transactions
     if isinstance(plan, GeneratedTransactions):
         # Written straight from the draws: no dict and no dumps per row.
-        texts = _generated_json(scenario.user_id, plan, newest)
+        texts = generated_json(scenario.user_id, plan, newest)
         while written := list(islice(texts, ROWS_PER_DUMPS)):
             yield (opening + ",".join(written)).encode()
             opening = ","
@@ -410,7 +315,3 @@ class TransactionCache:
     def get(self, scenario: Scenario) -> bytes:
         """``GET /accounts/{user_id}/transactions`` for ``scenario``, whole."""
         return b"".join(self.pieces(scenario))
-
-
-#: Every category the generator knows (a pack's ``categories`` picks among them).
-CATEGORIES: frozenset[str] = frozenset(m[1] for m in (*_SPENDING, *_INCOME))
