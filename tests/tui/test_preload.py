@@ -23,12 +23,20 @@ async def test_the_lookup_screen_gets_the_transactions_screen_ready(
     imported: list[str] = []
     monkeypatch.setattr(preload, "_import", lambda: imported.append("transactions screen"))
     app = make_app()
+    prepared: list[str | None] = []
+
+    async def prepare(user_id: str | None = None) -> None:
+        prepared.append(user_id)
+
+    monkeypatch.setattr(app.desk, "prepare_transactions", prepare)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        assert imported == []  # not while signing in (the first frame's time)
+        assert imported == [] and prepared == []  # not while signing in (the first frame's time)
         await sign_in(pilot)
         await settle(pilot)
         assert isinstance(app.screen, LookupScreen)
         assert imported == ["transactions screen"]
+        # The embedded sandbox's large answers, before any account is opened.
+        assert prepared == [None]
         # Textual parses a screen's CSS on its first push, unless it has the source.
         assert app.stylesheet.has_source(str(styles_path("transactions.tcss")), "")

@@ -13,7 +13,10 @@ Textual parses a screen's CSS, and the whole stylesheet again, on its first
 push: ~120 ms of the ``x`` press, two thirds of it). In embedded mode the
 sandbox also builds the user's transactions answer then (user_bulk: ~0.4 s
 of pure Python), so the first read does not compete with that build for the
-GIL.
+GIL; the lookup screen has it build every large generated answer (user_bulk)
+before any account is opened: started at the account screen, the build was
+still running when a person quick on ``x`` pressed it 50-100 ms later, and
+took GIL turns from the read's first rows (see ``engine.BUILT_AHEAD_ROWS``).
 """
 
 from __future__ import annotations
@@ -38,9 +41,10 @@ def preload_transactions_screen(
     """Import the transactions screen in a worker thread of ``node`` (once per process).
 
     With ``desk`` and ``user_id`` (an account shown): the desk's embedded sandbox (if it is one)
-    builds ``user_id``'s transactions too, unless they are read already.
+    builds ``user_id``'s transactions too, unless they are read already; with
+    ``desk`` alone (the lookup screen): every large generated answer.
     """
-    if desk is not None and user_id is not None:
+    if desk is not None:
         node.run_worker(
             desk.prepare_transactions(user_id),
             group="preload",
