@@ -6,14 +6,23 @@ import dataclasses
 import datetime as dt
 import json
 import random
+import subprocess
 import zlib
 from collections import Counter
+from typing import Any
 
 import httpx
 import pytest
 from sandbox_helpers import BASE_URL, START, bearer
 
-from accountdesk.sandbox import SCENARIO_USERS, FrozenClock, create_app, generated, records
+from accountdesk.sandbox import (
+    SCENARIO_USERS,
+    FrozenClock,
+    build_process,
+    create_app,
+    generated,
+    records,
+)
 from accountdesk.sandbox.scenario import GeneratedTransactions
 
 pytestmark = pytest.mark.anyio
@@ -185,3 +194,44 @@ def test_generated_rows_are_the_draws_of_randoms_own_methods(
     for user_id, plan in zip(["user_bulk", "a", "b", "c", "d", "e", "f"], plans, strict=True):
         expected = _drawn_with_randoms_methods(user_id, plan, newest)
         assert list(generated.generated_fields(user_id, plan, newest)) == expected, plan
+
+
+def test_a_large_answer_built_ahead_comes_from_a_process_of_its_own_byte_for_byte(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Embedded, user_bulk's build in a thread of the app took GIL turns from
+    # the app: built ahead, a large one is built by a child process. The
+    # same bytes; a child that cannot start or stops early: built here.
+    scenario = dataclasses.replace(
+        SCENARIO_USERS["user_bulk"],
+        transactions=dataclasses.replace(SCENARIO_USERS["user_bulk"].transactions, count=2_500),
+    )
+    expected = records.transactions_json(scenario, START.date())
+    monkeypatch.setattr(records, "BUILT_APART_ROWS", 2_000)
+    started: list[list[str]] = []
+    popen = subprocess.Popen
+
+    def recorded(args: list[str], **options: Any) -> subprocess.Popen[bytes]:
+        started.append(args)
+        return popen(args, **options)
+
+    monkeypatch.setattr(build_process.subprocess, "Popen", recorded)
+    cut_short = build_process._CHILD.replace("out.flush()", "out.flush(); sys.exit(3)")
+    cut_short = cut_short.replace("    out.write(piece)", "    out.write(piece[:99])")
+    for child in (build_process._CHILD, cut_short, "raise SystemExit(1)"):
+        monkeypatch.setattr(build_process, "_CHILD", child)
+        cache = records.TransactionCache(START.date())
+        cache.prepare(scenario)
+        assert cache.get(scenario) == expected
+    assert len(started) == 3
+    missing = dataclasses.replace(scenario, user_id="user_missing")
+    monkeypatch.setattr(build_process.sys, "executable", "/nonexistent/python")
+    cache = records.TransactionCache(START.date())
+    cache.prepare(missing)
+    assert cache.get(missing) == records.transactions_json(missing, START.date())
+    # Small ones are built in a thread, as on a read.
+    small = dataclasses.replace(
+        scenario, transactions=dataclasses.replace(scenario.transactions, count=1_999)
+    )
+    records.TransactionCache(START.date()).prepare(small)
+    assert len(started) == 4
