@@ -63,21 +63,6 @@ async def test_the_large_generated_answers_are_built_before_any_lookup(
             await desk.close()
 
 
-async def test_the_sandboxs_warm_up_builds_the_large_answers_too(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # The sandbox starts once the sign-in screen is painted; its large
-    # answers are then built, long before an account is looked up.
-    monkeypatch.setattr(engine, "BUILT_AHEAD_ROWS", (1_000, 3_000))
-    options = {"bulk_transactions": 2_000, "frozen_at": START}
-    desk = Desk(Settings(), _dirs(tmp_path), sandbox_options=options)
-    try:
-        await desk.connection.warm_up()
-        assert _built(await desk.connection.transport()) == {"user_bulk"}
-    finally:
-        await desk.close()
-
-
 async def test_nothing_is_prepared_on_a_service_we_did_not_start(tmp_path: Path) -> None:
     app = create_app(clock=FrozenClock(START), bulk_transactions=2_000)
     desk = Desk(Settings(), _dirs(tmp_path), transport=httpx.ASGITransport(app))

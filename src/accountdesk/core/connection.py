@@ -168,18 +168,11 @@ class ServiceConnection:
         return self._transport
 
     async def warm_up(self) -> None:
-        """Build the embedded sandbox ahead of sign-in; a failure is only logged (sign-in reports it).
-
-        Then its large generated answers (user_bulk's), in a process of their
-        own: done long before a person has looked up an account and pressed
-        ``x`` (started at the lookup screen, a quick ``x`` still found it running).
-        """
+        """Build the embedded sandbox ahead of sign-in; a failure is only logged (sign-in reports it)."""
         try:
             await self.transport()
         except Exception:
             log.exception("the embedded sandbox failed to start")
-            return
-        await self.prepare_transactions(None)
 
     async def prepare_transactions(self, user_id: str | None) -> None:
         """The embedded sandbox we built: have it build ``user_id``'s transactions now.
