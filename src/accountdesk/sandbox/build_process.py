@@ -27,14 +27,16 @@ __all__ = ["pieces_built_apart"]
 
 log = logging.getLogger("accountdesk.sandbox")
 
-#: The child: the generated user and the newest date on stdin (pickled by us, its
-#: parent), each piece on stdout after its length (8 bytes, little-endian).
+#: The child: the generated user, the newest date and the pieces to skip (the
+#: parent built them) on stdin, pickled by us, its parent; each piece after
+#: those on stdout after its length (8 bytes, little-endian).
 _CHILD = """\
 import pickle, sys
 from accountdesk.sandbox.records import transactions_pieces
-scenario, newest = pickle.load(sys.stdin.buffer)
+from itertools import islice
+scenario, newest, skip = pickle.load(sys.stdin.buffer)
 out = sys.stdout.buffer
-for piece in transactions_pieces(scenario, newest):
+for piece in islice(transactions_pieces(scenario, newest), skip, None):
     out.write(len(piece).to_bytes(8, "little"))
     out.write(piece)
 out.flush()
@@ -51,7 +53,13 @@ def pieces_built_apart(
     ``build_here`` (``records.transactions_pieces``) builds what the child
     did not send: all of it if no child starts, the rest if one stops early.
     """
-    sent = 0
+    # The first rows here at once: a child takes ~0.1 s to start.
+    here = build_here(scenario, newest)
+    first = next(here, None)
+    if first is None:
+        return
+    yield first
+    sent = 1
     try:
         with subprocess.Popen(
             [sys.executable, "-c", _CHILD],
@@ -67,7 +75,7 @@ def pieces_built_apart(
                 transactions_currency=scenario.transactions_currency,
                 transactions=scenario.transactions,
             )
-            child.stdin.write(pickle.dumps((part, newest)))
+            child.stdin.write(pickle.dumps((part, newest, sent)))
             child.stdin.close()
             read = child.stdout.read
             while size := read(8):
@@ -83,4 +91,4 @@ def pieces_built_apart(
         log.warning("the process building %s's transactions stopped early", scenario.user_id)
     except Exception:  # no child, a broken pipe: built here all the same
         log.warning("no process could build %s's transactions", scenario.user_id, exc_info=True)
-    yield from islice(build_here(scenario, newest), sent, None)
+    yield from islice(here, sent - 1, None)

@@ -190,7 +190,7 @@ class _Packed(bytes):
 class _Body:
     """One user's body as it is built, piece by piece, in a thread of its own."""
 
-    def __init__(self, pieces: Iterator[bytes], *, first_here: bool = True) -> None:
+    def __init__(self, pieces: Iterator[bytes]) -> None:
         self._pieces: list[bytes] = []
         self._raw = 0
         self._done = False
@@ -198,9 +198,7 @@ class _Body:
         self._grown = threading.Condition()
         # The first piece here, on the reader's call: its rows go out at once,
         # whatever else holds the GIL; the rest in a thread of their own.
-        # (Not from a child process: its start would hold the caller ~0.1 s.)
-        if first_here:
-            self._add(pieces, 1)
+        self._add(pieces, 1)
         if not self._done:
             threading.Thread(
                 target=self._add, args=(pieces,), name="sandbox-transactions", daemon=True
@@ -322,7 +320,7 @@ class TransactionCache:
             body = self._built.get(scenario.user_id)
             if body is None and apart:
                 built = pieces_built_apart(scenario, self.newest, transactions_pieces)
-                body = _Body(built, first_here=False)
+                body = _Body(built)
                 self._built[scenario.user_id] = body
             elif body is None:
                 body = _Body(transactions_pieces(scenario, self.newest))
