@@ -240,7 +240,7 @@ class SandboxEngine:
             and low <= scenario.transactions.count <= high
         ]
         for scenario in chosen:
-            self._transactions.prepare(scenario)
+            self._transactions.prepare(scenario, apart=True)
         return [scenario.user_id for scenario in chosen]
 
     def get_job(self, token: str | None, user_id: str, job_id: str) -> dict[str, Any]:
