@@ -12,7 +12,7 @@ from pydantic import SecretStr
 from accountdesk.core.desk import Desk
 from accountdesk.core.paths import AppDirs
 from accountdesk.core.settings import Settings
-from accountdesk.sandbox import FrozenClock, create_app
+from accountdesk.sandbox import FrozenClock, create_app, engine
 
 pytestmark = pytest.mark.anyio
 START = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.UTC)
@@ -44,12 +44,32 @@ async def test_the_embedded_sandbox_builds_the_answer_ahead_and_the_read_gets_it
         await desk.close()
 
 
+async def test_the_large_generated_answers_are_built_before_any_lookup(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # From the lookup screen, no user named: each generated answer within
+    # BUILT_AHEAD_ROWS (user_bulk's 100,000 rows by default), nothing larger
+    # (a million rows would be seconds and 142 MB for a user nobody may open).
+    monkeypatch.setattr(engine, "BUILT_AHEAD_ROWS", (1_000, 3_000))
+    for rows, built in ((2_000, {"user_bulk"}), (3_001, set())):
+        options = {"bulk_transactions": rows, "frozen_at": START}
+        desk = Desk(Settings(), _dirs(tmp_path), sandbox_options=options)
+        await desk.sign_in(KEY, SECRET)
+        try:
+            transport = await desk.connection.transport()
+            await desk.prepare_transactions()
+            assert _built(transport) == built  # the shipped users' 60 rows: built on a read
+        finally:
+            await desk.close()
+
+
 async def test_nothing_is_prepared_on_a_service_we_did_not_start(tmp_path: Path) -> None:
     app = create_app(clock=FrozenClock(START), bulk_transactions=2_000)
     desk = Desk(Settings(), _dirs(tmp_path), transport=httpx.ASGITransport(app))
     await desk.sign_in(KEY, SECRET)
     try:
         await desk.prepare_transactions("user_bulk")  # an injected transport: not ours
+        await desk.prepare_transactions()
         assert set(app.state.engine._transactions._built) == set()
     finally:
         await desk.close()

@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import json
+import random
+import subprocess
+import zlib
 from collections import Counter
+from typing import Any
 
 import httpx
 import pytest
 from sandbox_helpers import BASE_URL, START, bearer
 
-from accountdesk.sandbox import SCENARIO_USERS, FrozenClock, create_app, records
+from accountdesk.sandbox import (
+    SCENARIO_USERS,
+    FrozenClock,
+    build_process,
+    create_app,
+    generated,
+    records,
+)
+from accountdesk.sandbox.scenario import GeneratedTransactions
 
 pytestmark = pytest.mark.anyio
 
@@ -137,3 +150,92 @@ async def test_a_big_body_is_kept_packed_and_read_back_byte_for_byte(
     assert sum(map(len, kept)) < len(whole) // 2
     later = b"".join([piece async for piece in cache.pieces(scenario)])
     assert first == later == whole
+
+
+def _drawn_with_randoms_methods(
+    user_id: str, plan: GeneratedTransactions, newest: dt.date
+) -> list[tuple[str, str, str, tuple[str, str, int, int], bool]]:
+    """The generator as first written: ``random.Random``'s own methods, one row at a time."""
+    rng = random.Random(plan.seed if plan.seed is not None else zlib.crc32(user_id.encode()))
+    income, spending = generated._pools(plan)
+    span_days = plan.days if plan.days is not None else max(plan.count // 4, 60)
+    rows = []
+    for index in range(plan.count):
+        credit = rng.random() < 0.08
+        pool = income if (credit and income) or not spending else spending
+        merchant = rng.choice(pool)
+        low, high = plan.amount_cents or merchant[2:]
+        cents = rng.randint(low, high)
+        if pool is spending:
+            cents = -cents
+        date = (newest - dt.timedelta(days=index * span_days // plan.count)).isoformat()
+        rows.append((f"txn_{index + 1:06d}", date, generated._cents(cents), merchant, index < 2))
+    return rows
+
+
+@pytest.mark.parametrize("tabled", [generated._TABLED, 2])
+def test_generated_rows_are_the_draws_of_randoms_own_methods(
+    monkeypatch: pytest.MonkeyPatch, tabled: int
+) -> None:
+    # The words are read in blocks and texts joined from tables: the same
+    # rows as Random's methods give, for seeds, sizes and every option (2:
+    # amounts and ids past the tables take the formatted way).
+    monkeypatch.setattr(generated, "_TABLED", tabled)
+    newest = START.date()
+    plans = [
+        GeneratedTransactions(count=5_000),
+        GeneratedTransactions(count=3_001, seed=7, days=30),
+        GeneratedTransactions(count=2_000, seed=123_456_789, categories=frozenset({"Income"})),
+        GeneratedTransactions(count=800, seed=2, categories=frozenset({"Dining", "Refund"})),
+        GeneratedTransactions(count=800, seed=3, amount_cents=(0, 99)),
+        GeneratedTransactions(count=300, seed=4, amount_cents=(5, 2**40)),  # several words a draw
+        GeneratedTransactions(count=0, seed=5),
+    ]
+    for user_id, plan in zip(["user_bulk", "a", "b", "c", "d", "e", "f"], plans, strict=True):
+        expected = _drawn_with_randoms_methods(user_id, plan, newest)
+        assert list(generated.generated_fields(user_id, plan, newest)) == expected, plan
+
+
+def test_a_large_answer_built_ahead_comes_from_a_process_of_its_own_byte_for_byte(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Embedded, user_bulk's build in a thread of the app took GIL turns from
+    # the app: built ahead, a large one is built by a child process. The
+    # same bytes; a child that cannot start or stops early: built here.
+    scenario = dataclasses.replace(
+        SCENARIO_USERS["user_bulk"],
+        transactions=dataclasses.replace(SCENARIO_USERS["user_bulk"].transactions, count=2_500),
+    )
+    expected = records.transactions_json(scenario, START.date())
+    monkeypatch.setattr(records, "BUILT_APART_ROWS", 2_000)
+    started: list[list[str]] = []
+    popen = subprocess.Popen
+
+    def recorded(args: list[str], **options: Any) -> subprocess.Popen[bytes]:
+        started.append(args)
+        return popen(args, **options)
+
+    monkeypatch.setattr(build_process.subprocess, "Popen", recorded)
+    cut_short = build_process._CHILD.replace("out.flush()", "out.flush(); sys.exit(3)")
+    cut_short = cut_short.replace("    out.write(piece)", "    out.write(piece[:99])")
+    for child in (build_process._CHILD, cut_short):
+        monkeypatch.setattr(build_process, "_CHILD", child)
+        cache = records.TransactionCache(START.date())
+        cache.prepare(scenario, apart=True)
+        # The first rows built on the call, not after the child's ~0.1 s start.
+        assert cache._built["user_bulk"].after(0, wait=False)
+        assert cache.get(scenario) == expected
+    assert len(started) == 2
+    missing = dataclasses.replace(scenario, user_id="user_missing")
+    monkeypatch.setattr(build_process.sys, "executable", "/nonexistent/python")
+    cache = records.TransactionCache(START.date())
+    cache.prepare(missing, apart=True)
+    assert cache.get(missing) == records.transactions_json(missing, START.date())
+    # Small ones are built in a thread, as on a read; so is one asked for
+    # just before its read (the account screen's).
+    small = dataclasses.replace(
+        scenario, transactions=dataclasses.replace(scenario.transactions, count=1_999)
+    )
+    records.TransactionCache(START.date()).prepare(small, apart=True)
+    records.TransactionCache(START.date()).prepare(scenario)
+    assert len(started) == 3

@@ -23,14 +23,22 @@ async def test_the_transactions_screen_is_made_ready_from_the_sign_in_screen_on(
     imported: list[str] = []
     monkeypatch.setattr(preload, "_import", lambda: imported.append(type(app.screen).__name__))
     app = make_app()
+    prepared: list[str | None] = []
+
+    async def prepare(user_id: str | None = None) -> None:
+        prepared.append(user_id)
+
+    monkeypatch.setattr(app.desk, "prepare_transactions", prepare)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         # Started once the sign-in screen is on the terminal and the sandbox
         # built, not beside that build: a quick person's ``x`` waited for it.
-        assert imported[:1] == ["LoginScreen"]
+        assert imported[:1] == ["LoginScreen"] and prepared == []
         await sign_in(pilot)
         await settle(pilot)
         assert isinstance(app.screen, LookupScreen)
+        # The embedded sandbox's large answers, before any account is opened.
+        assert prepared == [None]
         # Textual parses a screen's CSS on its first push, unless it has the source.
         assert app.stylesheet.has_source(str(styles_path("transactions.tcss")), "")
 

@@ -174,8 +174,10 @@ class ServiceConnection:
         except Exception:
             log.exception("the embedded sandbox failed to start")
 
-    async def prepare_transactions(self, user_id: str) -> None:
+    async def prepare_transactions(self, user_id: str | None) -> None:
         """The embedded sandbox we built: have it build ``user_id``'s transactions now.
+
+        ``user_id`` None: every large generated answer (before any lookup).
 
         Off the request path: its first read finds the answer built (or
         being built), not a half-second build competing with the first
@@ -183,14 +185,17 @@ class ServiceConnection:
         """
         if not self._built or self._transport is None:
             return
-        from accountdesk.sandbox import prepare_transactions
+        from accountdesk.sandbox import prepare_large_transactions, prepare_transactions
 
         # A wrapped transport (tests, a recorder) may hide the sandbox: then nothing.
         app = getattr(self._transport, "app", None)
         if app is None:
             return
         try:
-            await asyncio.to_thread(prepare_transactions, app, user_id)
+            if user_id is None:
+                await asyncio.to_thread(prepare_large_transactions, app)
+            else:
+                await asyncio.to_thread(prepare_transactions, app, user_id)
         except Exception:  # only a head start: the read builds it anyway
             log.exception("the embedded sandbox could not build %s's transactions ahead", user_id)
 

@@ -82,13 +82,15 @@ class TransactionReads:
         read.on_done(self._reads.discard)
         return read
 
-    async def prepare_transactions(self, user_id: str) -> None:
+    async def prepare_transactions(self, user_id: str | None = None) -> None:
         """Have the embedded sandbox build ``user_id``'s answer now, if not read yet.
 
         Called when a user's account is shown: in embedded mode the first
         ``x`` then finds the answer built (nothing for a live service).
+        Without ``user_id`` (the lookup screen shown): every large generated
+        answer, so that user_bulk's build is over before its account opens.
         """
-        if self.cached_transactions(user_id) is None:
+        if user_id is None or self.cached_transactions(user_id) is None:
             await self.connection.prepare_transactions(user_id)
 
     def cancel_transaction_reads(self) -> None:

@@ -72,6 +72,7 @@ __all__ = [
     "is_loopback_host",
     "load_scenarios",
     "openapi_document",
+    "prepare_large_transactions",
     "prepare_transactions",
     "serve",
     "served_app",
@@ -192,6 +193,20 @@ def prepare_transactions(app: Any, user_id: str) -> bool:
     engine = app.state.engine
     assert isinstance(engine, SandboxEngine)
     return engine.prepare_transactions(user_id)
+
+
+def prepare_large_transactions(app: Any) -> list[str]:
+    """Have ``app`` build every large generated answer now, before any account is opened.
+
+    The same builds as :func:`prepare_transactions` (first piece here, the
+    rest in a thread), for each user with 10,000 to 250,000 generated rows
+    (``engine.BUILT_AHEAD_ROWS``); the ids of those users.
+    """
+    from .engine import SandboxEngine
+
+    engine = app.state.engine
+    assert isinstance(engine, SandboxEngine)
+    return engine.prepare_large_transactions()
 
 
 def openapi_document() -> dict[str, Any]:

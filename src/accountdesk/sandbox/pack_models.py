@@ -29,7 +29,7 @@ from accountdesk.contract import endpoints as ep
 from accountdesk.contract.identifiers import sandbox_user_id_problem
 
 from .clock import LATEST_START, MAX_DURATION, MAX_OFFSET
-from .records import CATEGORIES
+from .generated import CATEGORIES
 
 __all__ = [
     "ENDPOINT_NAMES",

@@ -12,9 +12,13 @@ waited for it. The lookup and account screens start it too (if not yet).
 The lookup screen also has the app parse the transactions screen's
 stylesheet (on the loop: Textual parses a screen's CSS, and the whole
 stylesheet again, on its first push: ~120 ms of the ``x`` press, two thirds
-of it). In embedded mode the sandbox also builds the user's transactions
-answer when the account shows (user_bulk: ~0.4 s of pure Python), so the
-first read does not compete with that build for the GIL.
+of it). In embedded mode the lookup screen has the sandbox build every
+large generated answer (user_bulk) before any account is opened, in a
+process of its own: started at the account screen, in a thread, the build
+was still running when a person quick on ``x`` pressed it 50-100 ms later,
+and took GIL turns from the read's first rows (see
+``engine.BUILT_AHEAD_ROWS``); the account screen has the opened user's
+answer built too, if not yet.
 """
 
 from __future__ import annotations
@@ -39,9 +43,10 @@ def preload_transactions_screen(
     """Import the transactions screen in a worker thread of ``node`` (once per process).
 
     With ``desk`` and ``user_id`` (an account shown): the desk's embedded sandbox (if it is one)
-    builds ``user_id``'s transactions too, unless they are read already.
+    builds ``user_id``'s transactions too, unless they are read already; with
+    ``desk`` alone (the lookup screen): every large generated answer.
     """
-    if desk is not None and user_id is not None:
+    if desk is not None:
         node.run_worker(
             desk.prepare_transactions(user_id),
             group="preload",

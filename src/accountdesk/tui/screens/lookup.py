@@ -85,7 +85,8 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
         if self.desk.is_sandbox:
             self._load_scenarios()
         # The transactions screen's imports, ahead of the accounts a person opens.
-        self.call_after_refresh(preload_transactions_screen, self)
+        # (and, embedded, the sandbox's build of large answers such as user_bulk's).
+        self.call_after_refresh(preload_transactions_screen, self, self.desk)
 
     def on_screen_resume(self) -> None:
         self._show_recent()
