@@ -182,6 +182,36 @@ def test_filter_masks_account_numbers_in_messages_and_tracebacks() -> None:
     assert short.getMessage() == "job_12345 took 250 ms"  # five digits: not a number to hide
 
 
+@pytest.mark.parametrize(
+    "kept",
+    [
+        "job job_407dd850b1234518 (transactions) started for user_good",  # the sandbox's ids
+        "AC-109: Job job_1234567957a3a03f not found",
+        "trace 9a123456789b0c1d0e2f",
+    ],
+)
+def test_filter_leaves_hex_ids_whole(kept: str) -> None:
+    # A job id is what a support person quotes to the service: digits inside a
+    # hex id are not an account number, and a masked id cannot be found.
+    record = _record(kept)
+    RedactingFilter(registries=[]).filter(record)
+    assert record.getMessage() == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("iban GB29NWBK60161331926819 refused", "iban GB29NWBK••••19 refused"),
+        ("ref 4820193756xyz", "ref ••••56xyz"),  # letters, but not a hex id
+        ("number 482019375612", "number ••••12"),  # hex-shaped but digits only
+    ],
+)
+def test_filter_still_masks_numbers_next_to_ids(text: str, shown: str) -> None:
+    record = _record(text)
+    RedactingFilter(registries=[]).filter(record)
+    assert record.getMessage() == shown
+
+
 def test_filter_is_attached_to_the_client_logger_and_works_on_handlers(caplog) -> None:
     logger = logging.getLogger("accountdesk.client")
     assert any(isinstance(f, RedactingFilter) for f in logger.filters)

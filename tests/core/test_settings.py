@@ -113,6 +113,26 @@ def test_a_bad_config_is_one_sentence_naming_the_file(
     assert "\n" not in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        ('profile = "s"\n[profiles.s]\nbase_url = 5', r": profiles\.s\.base_url: "),
+        (
+            'base_url = "https://ok.example"\n[profiles.s]\nmax_response_mb = 0',
+            r": profiles\.s\.max_response_mb: ",
+        ),
+    ],
+)
+def test_a_bad_value_of_the_chosen_profile_names_its_table(
+    tmp_path: Path, content: str, problem: str
+) -> None:
+    # The profile's values are merged over the file's top level before they are
+    # validated; the message must still point at the line to fix, in its table.
+    path = _write(tmp_path / "config.toml", content)
+    with pytest.raises(ConfigError, match=problem):
+        load_settings(path, flags={"profile": "s"})
+
+
 def test_unknown_keys_are_ignored_and_listed(tmp_path: Path) -> None:
     path = _write(
         tmp_path / "config.toml", 'colour = "red"\n[profiles.s]\nshade = 1\n[[bookmarks]]\nx = 1\n'

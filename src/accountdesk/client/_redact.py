@@ -63,13 +63,27 @@ _KEY_VALUE = re.compile(
     r"""(?P<value>"(?:[^"\\]|\\.)*"?|'[^']*'?|[^\s,&}\]]+)""",
     re.IGNORECASE,
 )
-# Runs of 6+ digits look like account or routing numbers.
-_DIGIT_RUN = re.compile(r"\d{6,}")
+# Runs of 6+ digits look like account or routing numbers. A word of 12+
+# lowercase hex characters with a letter among them is an id (the sandbox's job
+# ids, request ids): the digits inside it are not a number, and an id with a
+# hole in it cannot be quoted to the service. Matched first, it is left whole.
+_DIGIT_RUN = re.compile(
+    r"(?P<hex_id>(?<![A-Za-z0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{12,}(?![A-Za-z0-9]))|\d{6,}"
+)
+
+
+def _mask(match: re.Match[str]) -> str:
+    found = match.group()
+    return found if match.group("hex_id") else "•" * 4 + found[-2:]
 
 
 def mask_digit_runs(text: str) -> str:
-    """``text`` with every run of 6+ digits shown as ``••••`` and its last two digits."""
-    return _DIGIT_RUN.sub(lambda m: "•" * 4 + m.group()[-2:], text)
+    """``text`` with every run of 6+ digits shown as ``••••`` and its last two digits.
+
+    Hex ids (12+ lowercase hex characters, a letter among them, a word of
+    their own or after ``_``) stay whole.
+    """
+    return _DIGIT_RUN.sub(_mask, text)
 
 
 def _plain(value: str | SecretStr) -> str:

@@ -202,8 +202,18 @@ def environment_variables() -> list[tuple[str, str]]:
 
 
 def _describe(
-    error: ValidationError, flags: Mapping[str, Any], env: Mapping[str, str], path: Path
+    error: ValidationError,
+    flags: Mapping[str, Any],
+    env: Mapping[str, str],
+    path: Path,
+    profile_table: tuple[str, Mapping[str, Any]] | None = None,
 ) -> str:
+    """One line naming where the first refused value came from and why.
+
+    ``profile_table``: the chosen profile's name and table, whose values were
+    merged over the file's top level: a value of theirs is named in its table
+    (``profiles.NAME.KEY``), the line a person has to fix.
+    """
     first = error.errors(include_url=False, include_input=False)[0]
     location = ".".join(str(part) for part in first.get("loc", ())) or "settings"
     field = location.split(".")[0]
@@ -213,6 +223,8 @@ def _describe(
         where = f"${ENV_PREFIX}{field.upper()}"
     else:
         where = str(path)
+        if profile_table is not None and profile_table[1].get(field) is not None:
+            location = f"profiles.{profile_table[0]}.{location}"
     kind = first.get("type", "")
     message = first.get("msg", "invalid")
     if kind in {"dict_type", "model_type", "model_attributes_type"}:
@@ -262,7 +274,9 @@ def load_settings(
         sources = merged(values, environment_values(env, _ENV_FIELDS))
         settings = Settings(**{**sources, **flags})
     except ValidationError as error:
-        raise ConfigError(_describe(error, flags, env, config_path)) from None
+        table = document.get("profiles", {}).get(profile) if profile else None
+        chosen = (profile, table) if profile and isinstance(table, Mapping) else None
+        raise ConfigError(_describe(error, flags, env, config_path, chosen)) from None
     ignored = _unknown_keys(document)
     if ignored:
         settings = settings.model_copy(update={"ignored_keys": ignored})
