@@ -172,6 +172,9 @@ transactions job on the account screen first if the list is empty.
         table = self.query_one(TransactionTable)
         table.loading = True
         self._say("")
+        # The old read's "showing N of N" and total do not stand for the new one.
+        self.query_one("#transactions-count", Static).update("loading…")
+        self.query_one("#transactions-total", Static).update("")
         if self.read is not None:
             self.read.cancel()
         self.read = self.desk.start_transaction_read(self.user_id)
