@@ -140,3 +140,27 @@ async def test_the_first_frame_written_has_the_key_bar(
         await pilot.pause()
         assert keys_at_first_frame and "Quit" in keys_at_first_frame[0]
         assert "Sign in" in keys_at_first_frame[0]
+
+
+async def test_no_frame_is_rendered_while_the_start_up_batch_holds_it_back(
+    make_app: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Textual rendered the sign-in screen whole inside its start-up batch and
+    # threw the frame away (~15 ms before the first frame), then rendered it again.
+    from textual._compositor import Compositor
+
+    rendered: list[int] = []
+    render_update = Compositor.render_update
+
+    def counted(compositor: Compositor, *args: Any, **kwargs: Any) -> Any:
+        rendered.append(app._batch_count)
+        return render_update(compositor, *args, **kwargs)
+
+    monkeypatch.setattr(Compositor, "render_update", counted)
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert rendered  # the screen was drawn
+        assert [batch for batch in rendered if batch] == []
+        keys = [key.description for key in app.screen.query("FooterKey")]
+        assert "Sign in" in keys

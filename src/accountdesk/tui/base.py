@@ -106,6 +106,24 @@ class _FitsTheTerminal:
         # screen out at the new size at once.
         fit_terminal(self.app, event.size)  # type: ignore[attr-defined]
 
+    #: A frame of this screen was rendered outside a batch (so it was written).
+    _drawn = False
+
+    def _compositor_refresh(self) -> None:
+        # Textual renders the top screen's frame here even while an app batch
+        # is open, and its _display throws it away: the sign-in screen was
+        # rendered whole inside the start-up batch, then again (~15 ms before
+        # the first frame). A screen's first frame only (later batches are
+        # Textual's as they were): marked for a whole repaint instead, which
+        # the screen's next update after the batch does.
+        app = self.app  # type: ignore[attr-defined]
+        if app._batch_count and not self._drawn and self is app.screen and not app.is_inline:
+            self._repaint_required = True
+            return
+        if not app._batch_count:
+            self._drawn = True
+        super()._compositor_refresh()  # type: ignore[misc]
+
     def render(self) -> RenderableType:
         if self.has_class(_TOO_SMALL):  # type: ignore[attr-defined]
             return Text(too_small_text(self.app.size), style="bold")  # type: ignore[attr-defined]
