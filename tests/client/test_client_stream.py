@@ -5,15 +5,12 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
-from decimal import Decimal
 from typing import Any
 
 import httpx
 import pytest
 from client_fakes import FakeService, make_client
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from test_client_columns import _body, _outcome, _row, _row_by_row
+from test_client_columns import _body, _row
 
 from accountdesk.client import (
     AccountDataClient,
@@ -270,39 +267,3 @@ async def test_over_a_real_socket(drop: bool) -> None:
     kept = _joined(batches)["transaction_ids"]
     assert kept == [f"txn_{n:06d}" for n in range(3000 if not drop else len(kept))]
     assert len(batches) > 1 and (not drop or 1500 < len(kept) < 2000)
-
-
-def _streamed(content: bytes, batch_bytes: int) -> list[Any]:
-    stream = stream_module.ColumnStream(first_batch_bytes=batch_bytes, batch_bytes=batch_bytes)
-    batches = [
-        batch for at in range(0, len(content), 64) for batch in stream.feed(content[at : at + 64])
-    ]
-    return [*batches, *stream.finish()]
-
-
-def test_an_amount_repeated_in_later_batches_is_one_object() -> None:
-    # 1,000,000 rows of user_bulk name 76,534 amounts: one Decimal each, not a million.
-    rows = [_row(n, amount="-12.30" if n % 2 else "0.001") for n in range(40)]
-    batches = _streamed(json.dumps(_body(*rows)).encode(), 200)
-    amounts = [amount for batch in batches for amount in batch.amounts]
-    assert len(batches) > 3 and amounts[:2] == [Decimal("0.001"), Decimal("-12.30")]
-    assert len({id(amount) for amount in amounts}) == 2
-
-
-@settings(max_examples=30, derandomize=True, deadline=None)
-@given(
-    st.lists(
-        st.sampled_from(["1.00", "-0.005", "12.3", "1e3", "0", "-99999.99", "1.2.3"]), max_size=12
-    ),
-    st.integers(150, 600),
-)
-def test_batches_sharing_amounts_give_the_row_by_row_path_s_columns(
-    amounts: list[str], batch_bytes: int
-) -> None:
-    content = json.dumps(_body(*(_row(n, amount=a) for n, a in enumerate(amounts)))).encode()
-    try:
-        streamed: Any = [a for batch in _streamed(content, batch_bytes) for a in batch.amounts]
-    except stream_module.ColumnsError as exc:
-        streamed = exc.where
-    expected = _outcome(_row_by_row, content)
-    assert streamed == (expected.amounts if isinstance(expected, TransactionColumns) else expected)

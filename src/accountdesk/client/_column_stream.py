@@ -62,15 +62,11 @@ class BrokenBodyError(ColumnsError):
         self.batches = batches
 
 
-def parse_row_batch(
-    content: bytes, offset: int, amounts: dict[str, Decimal] | None = None
-) -> TransactionColumns:
+def parse_row_batch(content: bytes, offset: int) -> TransactionColumns:
     """The columns of ``content``, a JSON array of the rows ``offset`` onwards of the list.
 
     The same two paths and rules as a whole body (:mod:`._columns`), rows
-    named by their place in the whole list; ``amounts`` (the earlier
-    batches' ``Decimal`` by their text, given this batch's new ones) lets
-    the rows of every batch share one object per amount. :class:`BatchSyntaxError` when
+    named by their place in the whole list. :class:`BatchSyntaxError` when
     ``content`` is not a JSON array; :class:`ColumnsError` for a bad row.
     """
     columns = TransactionColumns(user_id=None, currency=None)
@@ -83,7 +79,7 @@ def parse_row_batch(
             raise BatchSyntaxError("not JSON") from None
         except (ValueError, RecursionError):  # not UTF-8, nested deep: the checked path says
             rows = None
-        if rows is not None and _fill_from_rows(columns, rows, offset, amounts):
+        if rows is not None and _fill_from_rows(columns, rows, offset):
             return columns
         try:
             body = json.loads(content, parse_float=Decimal, parse_constant=_refuse_constant)
@@ -118,9 +114,6 @@ class ColumnStream:
         self._want = FIRST_BATCH_BYTES if first_batch_bytes is None else first_batch_bytes
         self._scalar_want = 0
         self._buffer = bytearray()
-        # One Decimal per distinct amount across batches (user_bulk at
-        # 1,000,000 rows: 76,534), not one per row (104 bytes each).
-        self._amounts: dict[str, Decimal] = {}
         self._state = "start"
         self._key = ""
         self._seen_rows = False
@@ -285,7 +278,7 @@ class ColumnStream:
             if end < 0:
                 break
             try:
-                columns = parse_row_batch(b"[" + buffer[: end + 1] + b"]", self.rows, self._amounts)
+                columns = parse_row_batch(b"[" + buffer[: end + 1] + b"]", self.rows)
             except BatchSyntaxError:
                 end = buffer.rfind(b"}", 0, end)
                 continue
@@ -329,7 +322,7 @@ class ColumnStream:
         if not good_end:
             raise ColumnsError(f"transactions.{self.rows}", problem)
         good = text[:good_end].encode("utf-8", "surrogateescape")
-        columns = parse_row_batch(b"[" + good + b"]", self.rows, self._amounts)
+        columns = parse_row_batch(b"[" + good + b"]", self.rows)
         del self._buffer[: len(good)]
         self.rows += len(columns)
         return self._batch(columns)

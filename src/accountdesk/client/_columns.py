@@ -166,16 +166,9 @@ def _typed_columns(content: bytes) -> TransactionColumns | None:
 
 
 def _fill_from_rows(
-    columns: TransactionColumns,
-    rows: list[_WireTransaction],
-    offset: int = 0,
-    amounts: dict[str, Decimal] | None = None,
+    columns: TransactionColumns, rows: list[_WireTransaction], offset: int = 0
 ) -> bool:
-    """:func:`_fill_columns` with msgspec's decoded rows (the whole read's, or a batch's).
-
-    ``amounts``: the amounts of earlier batches by their text, shared with
-    this batch's rows and given this batch's new ones.
-    """
+    """:func:`_fill_columns` with msgspec's decoded rows (the whole read's, or a batch's)."""
     return _fill_columns(
         columns,
         ids=[row.transaction_id for row in rows],
@@ -185,7 +178,6 @@ def _fill_from_rows(
         categories=[row.category for row in rows],
         pending=[row.pending for row in rows],
         offset=offset,
-        amounts=amounts,
     )
 
 
@@ -218,29 +210,19 @@ def _fill_columns(
     categories: list[str | None],
     pending: list[bool],
     offset: int = 0,
-    amounts: dict[str, Decimal] | None = None,
 ) -> bool:
     """Check whole columns (as decoded by msgspec) and take them over; False if any fails.
 
     False leaves ``columns`` untouched, for the row-by-row path to name the
     first bad value (or accept a less usual form).
     """
-    # Texts repeat (a statement names its merchants, categories, days and
-    # amounts thousands of times): each distinct text is checked, sanitised
-    # or made a Decimal once, and every row holds the one shared object, so
-    # 1,000,000 rows keep thousands of objects rather than millions (user_bulk
-    # at 1,000,000 rows: 76,534 distinct amounts) and later sets of a column
-    # find their hashes cached.
-    decimals = {} if amounts is None else amounts
-    new_amounts = set(raw_amounts).difference(decimals)
-    if new_amounts and (
-        max(map(len, new_amounts)) > _PLAIN_AMOUNT_LENGTH
-        or not _PLAIN_AMOUNTS.fullmatch("".join(new_amounts))
+    if raw_amounts and (
+        max(map(len, raw_amounts)) > _PLAIN_AMOUNT_LENGTH
+        or not _PLAIN_AMOUNTS.fullmatch("".join(raw_amounts))
     ):
         return False
     try:
-        # Only good texts become keys: a later batch's lookup is its check.
-        decimals.update({text: Decimal(text) for text in new_amounts})
+        amounts = list(map(Decimal, raw_amounts))
     except InvalidOperation:  # "1.2.3", "--1", "": the checked path names the row
         return False
     distinct_dates = set(dates)
@@ -260,8 +242,13 @@ def _fill_columns(
         return False
     _check_ids(ids, offset, joined)
     columns.transaction_ids = ids
-    columns.dates = _shared(dates, dict.fromkeys(distinct_dates))
-    columns.amounts = list(map(decimals.__getitem__, raw_amounts))
+    columns.dates = _none_as_empty(dates)
+    columns.amounts = amounts
+    # Merchants and categories repeat thousands of times: each distinct text
+    # is checked and sanitised once and every row holds the one shared
+    # string (1,000,000 rows keep a few dozen strings, not two million).
+    # Amounts and dates are not shared: mapping rows onto their distinct
+    # values cost 20-45 ms per 100,000 rows, more than the open can spare.
     columns.descriptions = _shared_texts(descriptions)
     columns.categories = _shared_texts(categories)
     columns.pending = pending
@@ -283,6 +270,12 @@ def _real_dates(dates: Collection[str]) -> bool:
     except ValueError:  # "2026-02-30"
         return False
     return True
+
+
+def _none_as_empty(column: list[str | None]) -> list[str]:
+    if None not in column:
+        return column  # type: ignore[return-value]  # no None in it
+    return ["" if value is None else value for value in column]
 
 
 def _fill_checked(columns: TransactionColumns, rows: list[Any], offset: int = 0) -> None:
