@@ -242,3 +242,38 @@ async def test_nesting_too_deep_for_msgspec_is_named_not_a_crash() -> None:
     assert columns_module._typed_columns(content) is None
     with pytest.raises(MalformedResponseError, match="nested too deeply"):
         await _columns(content)
+
+
+def test_repeated_texts_are_held_once_however_many_rows_name_them() -> None:
+    # A million rows of a few merchants keep a few strings, not a million.
+    rows = [
+        _row(n, description=f"Shop {n % 2}\x1b[2J", date="2026-03-0" + str(1 + n % 2))
+        for n in range(6)
+    ]
+    rows.append(_row(6, category=None, date=None))
+    columns = columns_module._typed_columns(json.dumps(_body(*rows)).encode())
+    assert columns is not None
+    assert columns.descriptions[0] == "Shop 0\u241b[2J"  # sanitised, in every row
+    for column in (columns.descriptions, columns.categories):
+        assert len({id(text) for text in column[:6]}) == len(set(column[:6]))
+    assert columns.categories[6] == "" and columns.dates[6] == ""
+
+
+@settings(max_examples=40, derandomize=True, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(
+                ["Coffee", "", "Caf\u00e9 \u00fc\u3000", "a\x1bb", "x" * 2100, "\u202e"]
+            ),
+            st.sampled_from(["food", None, "", "\u0007bell"]),
+            st.sampled_from(["2026-03-01", None, "2024-02-29"]),
+        ),
+        max_size=8,
+    )
+)
+def test_shared_texts_give_the_row_by_row_path_s_columns(texts: list[Any]) -> None:
+    rows = [_row(n, description=d, category=c, date=day) for n, (d, c, day) in enumerate(texts)]
+    content = json.dumps(_body(*rows)).encode()
+    typed = columns_module._typed_columns(content)
+    assert typed is not None and typed == _row_by_row(content)
