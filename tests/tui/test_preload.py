@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+import threading
+import types
 from typing import Any
 
 import pytest
@@ -47,6 +49,7 @@ def test_the_import_runs_with_a_short_switch_interval_and_restores_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Beside a busy loop, each file an import reads cost it a whole switch interval.
+    monkeypatch.delitem(sys.modules, preload.TRANSACTIONS_SCREEN, raising=False)
     seen: list[float] = []
     monkeypatch.setattr(
         preload.importlib, "import_module", lambda name: seen.append(sys.getswitchinterval())
@@ -54,4 +57,28 @@ def test_the_import_runs_with_a_short_switch_interval_and_restores_it(
     before = sys.getswitchinterval()
     preload._import()
     assert seen == [preload.IMPORT_SWITCH_INTERVAL] and seen[0] < before
+    assert sys.getswitchinterval() == before
+
+
+def test_two_imports_at_once_put_back_the_interval_found_before_either(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The sign-in and lookup screens may both start one: the second must not
+    # save the first's short interval and put it back for good.
+    monkeypatch.delitem(sys.modules, preload.TRANSACTIONS_SCREEN, raising=False)
+    second = threading.Thread(target=preload._import)
+    calls: list[str] = []
+
+    def import_module(name: str) -> None:
+        calls.append(name)
+        if len(calls) == 1:
+            second.start()  # while this one runs
+            second.join(0.2)  # (it waits for this one, or runs beside it)
+        sys.modules[name] = types.ModuleType(name)
+
+    monkeypatch.setattr(preload.importlib, "import_module", import_module)
+    before = sys.getswitchinterval()
+    preload._import()
+    second.join(10)
+    assert calls == [preload.TRANSACTIONS_SCREEN]
     assert sys.getswitchinterval() == before

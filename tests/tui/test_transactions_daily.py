@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from decimal import Decimal
 from typing import Any
 
@@ -9,7 +10,14 @@ import httpx
 import pytest
 from rich.cells import cell_len
 from textual.widgets import Input, Static
-from tui_helpers import RecordingTransport, open_account, settle, sign_in, token_handler
+from tui_helpers import (
+    RecordingTransport,
+    driver,
+    open_account,
+    settle,
+    sign_in,
+    token_handler,
+)
 
 from accountdesk.tui.screens.account import AccountScreen
 from accountdesk.tui.screens.lookup import LookupScreen
@@ -25,6 +33,9 @@ async def open_transactions(pilot: Any, user_id: str) -> TransactionsScreen:
     if not (isinstance(current, AccountScreen) and current.user_id == user_id):
         await open_account(pilot, user_id)
     await pilot.press("x")
+    # Until the new screen has mounted and read (settle's few pauses were
+    # not always enough for the push on a loaded CI machine).
+    await asyncio.wait_for(driver(pilot).until_quiet(), 20)
     await settle(pilot)
     screen = pilot.app.screen
     assert isinstance(screen, TransactionsScreen)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import threading
 from typing import TYPE_CHECKING
 
 from textual.dom import DOMNode
@@ -81,15 +82,23 @@ def _load_stylesheet(node: DOMNode) -> None:
 IMPORT_SWITCH_INTERVAL = 0.0005
 
 
+_IMPORTING = threading.Lock()
+
+
 def _import() -> None:
     # An import reads hundreds of files; each read gives up the GIL, and
     # with the loop busy (a sign-in, a lookup) getting it back took a whole
     # switch interval: NumPy's 150 ms import took 0.9-1.4 s beside the
     # screens a quick person opened. A short interval for its duration.
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(IMPORT_SWITCH_INTERVAL)
-    try:
-        # A failure here is not reported: the import on the key press reports it.
-        importlib.import_module(TRANSACTIONS_SCREEN)
-    finally:
-        sys.setswitchinterval(interval)
+    # One at a time (the sign-in and lookup screens may both start one), so
+    # the interval put back is the one found before either.
+    with _IMPORTING:
+        if TRANSACTIONS_SCREEN in sys.modules:
+            return
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(IMPORT_SWITCH_INTERVAL)
+        try:
+            # A failure here is not reported: the import on the key press reports it.
+            importlib.import_module(TRANSACTIONS_SCREEN)
+        finally:
+            sys.setswitchinterval(interval)
