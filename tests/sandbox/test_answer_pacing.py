@@ -72,12 +72,17 @@ def test_a_reader_that_stops_reading_does_not_stop_the_build(
     assert len(body._pieces) == 30
 
 
+def _serving_relay() -> tuple[embedded._Relay, asyncio.Event]:
+    """A relay as the sandbox serves an answer through it, caller and sandbox on this loop."""
+    loop = asyncio.get_running_loop()
+    relay, over = embedded._Relay(loop), asyncio.Event()
+    relay.serving(loop, over)
+    return relay, over
+
+
 @pytest.mark.anyio
 async def test_the_sandbox_sends_no_more_than_a_window_ahead_of_the_caller() -> None:
-    loop = asyncio.get_running_loop()
-    relay = embedded._Relay(loop)
-    over = asyncio.Event()
-    relay.serving(loop, over)
+    relay, _over = _serving_relay()
     relay.put(("body", b"x" * (embedded.ANSWER_WINDOW + 1)))
     waiting = asyncio.create_task(relay.room())
     for _ in range(10):
@@ -92,10 +97,7 @@ async def test_the_sandbox_sends_no_more_than_a_window_ahead_of_the_caller() -> 
 
 @pytest.mark.anyio
 async def test_a_caller_gone_ends_the_sandboxs_wait_for_room() -> None:
-    loop = asyncio.get_running_loop()
-    relay = embedded._Relay(loop)
-    over = asyncio.Event()
-    relay.serving(loop, over)
+    relay, over = _serving_relay()
     relay.put(("body", b"x" * (embedded.ANSWER_WINDOW * 2)))
     waiting = asyncio.create_task(relay.room())
     await asyncio.sleep(0)

@@ -28,6 +28,14 @@ from accountdesk.sandbox.scenario import GeneratedTransactions
 pytestmark = pytest.mark.anyio
 
 
+def _bulk(count: int) -> Any:
+    """user_bulk with ``count`` generated rows (quick to build)."""
+    return dataclasses.replace(
+        SCENARIO_USERS["user_bulk"],
+        transactions=dataclasses.replace(SCENARIO_USERS["user_bulk"].transactions, count=count),
+    )
+
+
 async def _transactions(seed: int, user_id: str) -> tuple[bytes, bytes]:
     app = create_app(clock=FrozenClock(START), ids=seed)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url=BASE_URL) as http:
@@ -81,10 +89,7 @@ def test_transactions_are_serialised_in_batches_byte_for_byte(
     # One json.dumps of 100,000 rows is one C call that holds the GIL for a
     # second: the embedded transport's thread would freeze the caller's loop
     # anyway. Batches let the interpreter switch threads between them.
-    scenario = dataclasses.replace(
-        SCENARIO_USERS["user_bulk"],
-        transactions=dataclasses.replace(SCENARIO_USERS["user_bulk"].transactions, count=2_500),
-    )
+    scenario = _bulk(2_500)
     whole = json.dumps(
         {
             "user_id": "user_bulk",
@@ -137,10 +142,7 @@ async def test_a_big_body_is_kept_packed_and_read_back_byte_for_byte(
     # 1,000,000 rows are 142 MB kept for the sandbox's life (in the app's own
     # process when embedded): past RAW_BODY_BYTES the pieces are kept packed.
     monkeypatch.setattr(records, "RAW_BODY_BYTES", 20_000)
-    scenario = dataclasses.replace(
-        SCENARIO_USERS["user_bulk"],
-        transactions=dataclasses.replace(SCENARIO_USERS["user_bulk"].transactions, count=3_500),
-    )
+    scenario = _bulk(3_500)
     whole = records.transactions_json(scenario, START.date())
     cache = records.TransactionCache(START.date())
     first = cache.get(scenario)  # built while read
@@ -202,10 +204,7 @@ def test_a_large_answer_built_ahead_comes_from_a_process_of_its_own_byte_for_byt
     # Embedded, user_bulk's build in a thread of the app took GIL turns from
     # the app: built ahead, a large one is built by a child process. The
     # same bytes; a child that cannot start or stops early: built here.
-    scenario = dataclasses.replace(
-        SCENARIO_USERS["user_bulk"],
-        transactions=dataclasses.replace(SCENARIO_USERS["user_bulk"].transactions, count=2_500),
-    )
+    scenario = _bulk(2_500)
     expected = records.transactions_json(scenario, START.date())
     monkeypatch.setattr(records, "BUILT_APART_ROWS", 2_000)
     started: list[list[str]] = []

@@ -376,27 +376,15 @@ def _check_ids(ids: list[str], offset: int = 0, joined: str | None = None) -> No
 
 def _shared_texts(column: Sequence[str | None]) -> list[str]:
     """``column`` sanitised and bounded, None as "", each distinct text one shared string."""
-    distinct = set(column)
-    distinct.discard(None)
-    texts: dict[str | None, str | None] = dict.fromkeys(distinct)
-    if max(map(len, texts), default=0) > MAX_TEXT_LENGTH or has_unsafe_characters(  # type: ignore[arg-type]
-        "".join(texts)  # type: ignore[arg-type]  # None was discarded
-    ):
-        return _shared(column, {text: service_text(text) for text in distinct})  # type: ignore[arg-type]
-    return _shared(column, texts)
-
-
-def _shared(column: Sequence[str | None], texts: dict[str | None, str | None]) -> list[str]:
-    """``column`` with each text replaced by ``texts``' value for it (the key itself when None).
-
-    ``texts`` holds every distinct text of ``column`` but None; it is
-    changed (each key mapped to the string the rows share).
-    """
-    for text, value in texts.items():
-        if value is None:
-            texts[text] = text
-    texts[None] = ""
-    return list(map(texts.__getitem__, column))  # type: ignore[arg-type]  # no None left
+    distinct = {text for text in set(column) if text is not None}
+    clean = max(map(len, distinct), default=0) <= MAX_TEXT_LENGTH and not (
+        has_unsafe_characters("".join(distinct))
+    )
+    shared: dict[str | None, str] = {
+        text: text if clean else service_text(text) for text in distinct
+    }
+    shared[None] = ""
+    return list(map(shared.__getitem__, column))
 
 
 def _make_inert(column: list[str], text: Callable[[str], str] = service_text) -> None:
