@@ -17,7 +17,7 @@ import struct
 import sys
 import termios
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pyte
@@ -108,15 +108,41 @@ class PtyApp:
         return "\n".join(self.screen.display)
 
     def wait_for(self, wanted: str, timeout: float = 30.0) -> bool:
-        """Until ``wanted`` is on screen (True), the child ended or time ran out (False)."""
+        """Until ``wanted`` is on screen (True), the child ended or time ran out (False).
+
+        Once it shows, the rest of the frame is read too: a whole screen is
+        ~27 KB and a pty hands it over ~4 KB a read, so under load the top
+        line can be there while the key bar at the bottom is not yet.
+        """
         until = time.monotonic() + timeout
         while time.monotonic() < until:
             self.pump(0.1)
             if wanted in self.text():
+                self.quiet()
                 return True
             if self.exited():
                 return wanted in self.text()
         return False
+
+    def wait_until(self, drawn: Callable[[list[str]], bool], timeout: float = 30.0) -> bool:
+        """Until ``drawn(lines)`` holds for the screen's lines (True), or time ran out (False)."""
+        until = time.monotonic() + timeout
+        while time.monotonic() < until:
+            if drawn(self.screen.display):
+                return True
+            if self.exited():
+                return False
+            self.pump(0.1)
+        return drawn(self.screen.display)
+
+    def quiet(self, gap: float = 0.1, most: float = 2.0) -> None:
+        """Read until the child has written nothing for ``gap`` seconds (at most ``most``)."""
+        until = time.monotonic() + most
+        while time.monotonic() < until:
+            before = len(self.raw)
+            self.pump(gap)
+            if len(self.raw) == before:
+                return
 
     def type(self, keys: str | bytes, pace: float = 0.02) -> None:
         """Type ``keys`` a character at a time, as a person (a burst can outrun focus)."""

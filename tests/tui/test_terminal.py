@@ -198,9 +198,10 @@ def test_lines_and_columns_from_the_environment_do_not_size_the_app(tmp_path: Pa
     env = {"LINES": "99999", "COLUMNS": "300"}
     with PtyApp.dashboard(tmp_path, size=(100, 30), env=env) as app:
         assert app.wait_for("Sign in to the Account Data Service")
-        lines = app.screen.display
-        # Drawn for the real 100x30: the key bar sits on the last line.
-        assert "Quit" in lines[-1] and "Sign in" in lines[0]
+        # Drawn for the real 100x30: the key bar sits on the last line (drawn
+        # for 300x99999 it never would).
+        assert app.wait_until(lambda lines: "Quit" in lines[-1], timeout=10)
+        assert "Sign in" in app.screen.display[0]
         assert app.rss_kib() < 400_000
         app.type("\x11")  # Ctrl+Q
         assert app.wait() == 0
