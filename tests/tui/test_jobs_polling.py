@@ -20,7 +20,7 @@ from tui_helpers import HandClock, not_a_sandbox, settle, sign_in, toasts
 
 from accountdesk.client import FiConnectionError, Job
 from accountdesk.core.errors import FailureKind
-from accountdesk.tui.screens.jobs import REDRAW_EVERY, JobsScreen
+from accountdesk.tui.screens.jobs import AGES_EVERY, REDRAW_EVERY, JobsScreen
 from accountdesk.tui.screens.mfa import MfaDialog
 
 NOW = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.UTC)
@@ -230,19 +230,48 @@ async def test_ages_move_in_ten_second_steps_and_a_change_or_a_stale_mark_shows_
         assert written == []
         assert str(table.get_row("user_good/job_1")[3]) == "0s"
         client.script("job_2", job("job_2", "in_progress"))
-        app.desk.poller.poll_now(force=True)  # a status change shows at once, ages with it
+        app.desk.poller.poll_now(force=True)  # a status change shows at once...
         await settle(pilot)
         assert {row for row, _ in written} == {"user_good/job_2"}
-        assert [str(c) for c in table.get_row("user_good/job_2")][2:5] == [
-            "in_progress", "3s", "0s ago"]  # fmt: skip
+        # ... and its age reads at the same moment as its neighbours' (the last
+        # ages step), not a fresh one beside theirs.
+        assert [str(c) for c in table.get_row("user_good/job_2")][2:4] == ["in_progress", "0s"]
+        assert str(table.get_row("user_good/job_1")[3]) == "0s"
         written.clear()
         screen.tick()  # the tenth tick: every age moves
-        assert str(table.get_row("user_good/job_1")[3]) == "3s"
+        assert [str(table.get_row(f"user_good/{key}")[3]) for key in ("job_1", "job_2")] == [
+            "3s", "3s"]  # fmt: skip
         assert {column for _, column in written} == {"age", "last_poll"}
         clock.advance(3600)  # no answer for an hour: stale on the next tick, not the ages step
         written.clear()
         screen.tick()
         assert "stale" in str(table.get_row("user_good/job_1")[5])
+
+
+async def test_rows_scrolled_into_view_read_their_ages_at_the_same_moment_as_the_rest(
+    make_app: Any, client: ScriptedClient
+) -> None:
+    """A row written as it scrolls in shows the ages step's reading, like every row beside it."""
+    clock = HandClock()
+    app = make_app(client_factory=lambda *a, **k: client, poll_interval=3600, clock=clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await sign_in(pilot)
+        for number in range(60):
+            client.script(f"job_{number}", job(f"job_{number}"))
+            app.desk.track_job(job(f"job_{number}"), "user_good")
+        await app.run_action("show_jobs")
+        await settle(pilot)
+        screen, table = app.screen, app.screen.query_one(DataTable)
+        screen.ticker.pause()
+        clock.advance(4)  # between two ages steps
+        table.scroll_end(animate=False, immediate=True)
+        await settle(pilot)
+        assert table.scroll_y > 0
+        ages = {str(table.get_row_at(index)[3]) for index in range(table.row_count)}
+        assert ages == {"0s"}
+        for _ in range(AGES_EVERY):
+            screen.tick()  # an ages step: the rows in view move together
+        assert {str(table.get_row_at(index)[3]) for index in range(40, 60)} == {"4s"}
 
 
 async def test_polls_run_as_plain_tasks_and_a_poll_that_raises_reaches_the_error_log(

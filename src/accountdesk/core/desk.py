@@ -175,15 +175,18 @@ class Desk(SandboxSession, Remembering, TransactionReads, DeskJobs):
         """The time to name files by: never a sandbox's moved clock."""
         return self.wall_clock()
 
-    def job_now(self, job: TrackedJob) -> dt.datetime:
+    def job_now(self, job: TrackedJob, at: dt.datetime | None = None) -> dt.datetime:
         """Now on the clock ``job`` started on: its age and last poll are read on it.
 
         The clock this session follows for a job seen since sign-in; for any
         other (an earlier run's, a gone one's) the clock it was last seen on.
+        ``at``: a moment of our own clock (``clock()``) to read it at instead
+        of now, so every row of a screen can read its age at the same moment.
         """
+        ours = self.clock() if at is None else at
         if job.live_clock or job.clock_offset is None:
-            return self.now()
-        return self.clock() + dt.timedelta(seconds=job.clock_offset)
+            return ours + self.sandbox_offset
+        return ours + dt.timedelta(seconds=job.clock_offset)
 
     def _clock_moved(self) -> None:
         """The sandbox's clock moved (or was learnt): the jobs on it move with it."""

@@ -3,13 +3,16 @@
 Rows come from the desk's job tracker (newest first) through the core's
 ``job_rows`` view model; the screen redraws when the app publishes the jobs
 signal and once a second so stale marks show (ages every 10 s), touching
-only the cells whose text changed. It never talks to the service itself:
+only the cells whose text changed. Every age and last poll on screen is
+read at the same moment, the last ages step: a row rewritten for a new
+status, or scrolled into view, reads like its neighbours. It never talks to the service itself:
 ``r`` asks the poller for a poll of every unfinished job, ``m`` (or Enter
 on a job waiting for MFA) asks the app for the MFA dialog.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from typing import ClassVar
 
@@ -131,6 +134,11 @@ service tells (the sandbox does).
         self._refresh_due = False
         #: Ticks of the one-second clock since the ages were last drawn.
         self._ticks = 0
+        #: The moment (our clock) every age and last poll on screen is read at:
+        #: the last ages step. None before the first draw.
+        self._ages_at: dt.datetime | None = None
+        #: The sandbox's offset at that moment (a moved sandbox clock moves the ages at once).
+        self._ages_offset: dt.timedelta | None = None
 
     def compose(self) -> ComposeResult:
         yield AppHeader("Jobs")
@@ -196,15 +204,19 @@ service tells (the sandbox does).
         its age or last poll is left for the next ages step.
         """
         self._last_refresh, self._refresh_due = time.monotonic(), False
-        if ages:
-            self._ticks = 0
         desk = self.desk
         tracker = desk.tracker
         table = self.query_one(FittedTable)
         query = self.query_one("#jobs-filter", Input).value
         jobs = tracker.jobs
         shown = [job for job in jobs if matches(job, query)] if query.strip() else jobs
-        if [job.key for job in shown] == [job.key for job in self._jobs]:
+        same_rows = [job.key for job in shown] == [job.key for job in self._jobs]
+        if ages or not same_rows or self._ages_offset != desk.sandbox_offset:
+            # An ages step: every row read from now on reads at this moment
+            # (a rebuild writes every row; a moved sandbox clock shows at once).
+            ages, self._ticks = True, 0
+            self._ages_at, self._ages_offset = desk.clock(), desk.sandbox_offset
+        if same_rows:
             # Update in place, so the cursor and scroll position stay exactly where they were.
             self._jobs = shown
             self._write_visible(ages=ages)
@@ -214,7 +226,8 @@ service tells (the sandbox does).
             poller, now = desk.poller, desk.now()
             # Each age on the clock its job started on (a sandbox's may have moved).
             rows = [
-                job_row(job, desk.job_now(job), stale=poller.is_stale(job, now)) for job in shown
+                job_row(job, desk.job_now(job, self._ages_at), stale=poller.is_stale(job, now))
+                for job in shown
             ]
             table.clear()
             for row in rows:
@@ -247,7 +260,8 @@ service tells (the sandbox does).
         desk = self.desk
         poller, now = desk.poller, desk.now()
         for job in self._jobs[first:last]:
-            row = job_row(job, desk.job_now(job), stale=poller.is_stale(job, now))
+            # Ages as of the last ages step, whenever the row is written.
+            row = job_row(job, desk.job_now(job, self._ages_at), stale=poller.is_stale(job, now))
             old = self._written.get(row.key)
             if old == row or row.key not in table.rows:
                 continue
