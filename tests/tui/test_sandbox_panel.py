@@ -19,6 +19,7 @@ import pytest
 from textual.widgets import Button, Input, OptionList, Static
 from tui_helpers import (
     FROZEN_NOW,
+    HandClock,
     open_account,
     settle,
     sign_in,
@@ -103,6 +104,36 @@ async def test_embedded_sandbox_clock_reset_and_scenarios(make_app: Any, sandbox
         await pilot.press("f4")  # F4 again closes it
         await pilot.pause()
         assert isinstance(app.screen, LookupScreen)
+
+
+async def test_the_clock_line_ticks_with_the_sandbox_without_asking_it(
+    make_app: Any, sandbox_app: Any
+) -> None:
+    """The line shows the sandbox's time as it moves: read once, then our clock plus its offset."""
+    clock = HandClock()
+    app = make_app(clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        reads = 0
+        sandbox_clock = app.desk.sandbox_clock
+
+        async def counted() -> dt.datetime:
+            nonlocal reads
+            reads += 1
+            return await sandbox_clock()
+
+        app.desk.sandbox_clock = counted
+        panel = await open_panel(pilot)
+        assert clock_line(app) == "Sandbox clock: 2026-11-20 09:30:00 UTC" and reads == 1
+        clock.advance(7)
+        panel.tick()  # what the panel's one-second timer calls
+        assert clock_line(app) == "Sandbox clock: 2026-11-20 09:30:07 UTC"
+        await click(pilot, "plus-5m")  # the sandbox's answer sets the line, and its offset
+        assert clock_line(app) == "Sandbox clock: 2026-11-20 09:35:00 UTC"
+        clock.advance(1.5)
+        panel.tick()
+        assert clock_line(app) == "Sandbox clock: 2026-11-20 09:35:01 UTC"
+        assert reads == 1  # ticking never asks the sandbox
 
 
 async def test_a_typed_amount_is_checked_before_anything_is_sent(

@@ -5,7 +5,9 @@ reached over HTTP): the app never offers it on a live service. Its calls go
 through the signed-in client (on a multi-tenant sandbox, the trainee's own
 world).
 
-- The sandbox's clock, and buttons that move it +1, +5 or +15 minutes, or
+- The sandbox's clock, ticking (read once, then our clock plus the
+  sandbox's offset: no request a second), and buttons that move it +1, +5
+  or +15 minutes, or
   by an amount typed as ``90``, ``90s``, ``5m`` or ``2h``: expire an MFA
   session, lift an ``AC-108`` block, finish jobs. Every tracked job is
   polled at once afterwards, so the screens show what the move did.
@@ -32,6 +34,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.timer import Timer
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -50,6 +53,10 @@ __all__ = ["SandboxPanel"]
 
 #: The clock buttons: id -> seconds.
 _STEPS = {"plus-1m": 60.0, "plus-5m": 300.0, "plus-15m": 900.0}
+#: How long after a whole second of the sandbox's clock the line ticks: a tick
+#: a hair early (timers are late or early by a few ms) would show a second twice
+#: and then skip one.
+_TICK_AFTER = 0.02
 
 
 class SandboxClockRead(Message):
@@ -124,11 +131,43 @@ Controls of the **sandbox** (never shown on a live service).
             yield OptionList(Option("Loading…", disabled=True), id="sandbox-scenarios")
         yield AppFooter()
 
+    #: The one-shot timer of the clock line's next tick (None before the first read).
+    _ticker: Timer | None = None
+    #: The sandbox's time was read: the line shows it, moving with our clock.
+    _clock_known = False
+
     def on_mount(self) -> None:
         # No super().on_mount(): Textual runs DeskModal's own on_mount too.
         self.query_one("#plus-5m", Button).focus()
         self._control("read")
         self._load_scenarios()
+
+    def tick(self) -> None:
+        """Show the sandbox's time now: our clock plus its offset (the desk's ``now``).
+
+        The desk keeps the offset learnt from every answer of the sandbox's
+        clock (this panel's reads and moves): no request per tick.
+        """
+        if self._clock_known:
+            self._show_clock(self.desk.now())
+
+    def _show_clock(self, now: dt.datetime) -> None:
+        text = f"Sandbox clock: {format_time(now)}"
+        clock = self.query_one("#sandbox-clock", Static)
+        if str(clock.content) != text:  # a frozen clock repaints nothing
+            clock.update(text)
+
+    def _tick_and_rearm(self) -> None:
+        self.tick()
+        self._arm_ticker()
+
+    def _arm_ticker(self) -> None:
+        """Tick just after the sandbox's next whole second, so every second shows once."""
+        if self._ticker is not None:
+            self._ticker.stop()
+        now = self.desk.now()
+        wait = 1.0 - now.microsecond / 1_000_000 + _TICK_AFTER
+        self._ticker = self.set_timer(wait, self._tick_and_rearm, name="sandbox-clock")
 
     # -- the clock ---------------------------------------------------------------
 
@@ -183,13 +222,18 @@ Controls of the **sandbox** (never shown on a live service).
             self._ask("Reset everyone?", detail, "Reset everyone", "room_reset")
 
     def on_screen_suspend(self, event: events.ScreenSuspend) -> None:
-        # Covered (a confirmation, help): the room's live reads pause.
+        # Covered (a confirmation, help): the room's live reads pause, and the clock line.
         if (room := self._room) is not None:
             room.pause()
+        if self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         if (room := self._room) is not None:
             room.resume()
+        if self._clock_known and self._ticker is None:
+            self._tick_and_rearm()
 
     @on(Input.Submitted, "#clock-step")
     def _typed_step(self, event: Input.Submitted) -> None:
@@ -238,8 +282,9 @@ Controls of the **sandbox** (never shown on a live service).
         self.post_message(SandboxClockRead(now, done))
 
     def on_sandbox_clock_read(self, message: SandboxClockRead) -> None:
-        clock = self.query_one("#sandbox-clock", Static)
-        clock.update(f"Sandbox clock: {format_time(message.now)}")
+        self._clock_known = True
+        self._show_clock(message.now)
+        self._arm_ticker()  # the offset just learnt: tick on the sandbox's seconds
         if message.done is not None:
             self._note(message.done)
             if (room := self._room) is not None:
