@@ -38,7 +38,7 @@ from accountdesk.core.error_reports import (
     export_errors,
     ticket_text,
 )
-from accountdesk.core.errors import ErrorRecord, InternalError
+from accountdesk.core.errors import ErrorRecord, InternalError, lift_time
 from accountdesk.core.paths import AppDirs
 from accountdesk.core.settings import Settings
 
@@ -137,6 +137,25 @@ def test_ac108_with_retry_after_says_when_the_block_lifts() -> None:
     assert record.toast_text.splitlines() == [error.message, f"Next: {record.advice}"]
     soon = record_of(api_error("AC-108", endpoints.REFRESH, "/a", retry_after=42.5))
     assert soon.advice.startswith("The block lifts at 09:30:42 UTC (in 43 s).")
+
+
+@pytest.mark.parametrize(
+    ("seconds", "said"),
+    [
+        (900.3, "in 15 min"),  # a 15-minute block read a moment after the service set it
+        (899.6, "in 15 min"),
+        (14 * 60 + 31, "in 15 min"),
+        (14 * 60 + 29, "in 14 min"),
+        (61, "in 1 min"),
+        (59.2, "in 60 s"),
+        (0.4, "in 1 s"),
+    ],
+)
+def test_when_a_block_lifts_reads_in_whole_minutes_to_the_nearest(
+    seconds: float, said: str
+) -> None:
+    """A 15-minute block, with our clock a few ms behind the service's, is not "in 16 min"."""
+    assert lift_time(NOW + dt.timedelta(seconds=seconds), NOW).endswith(f"({said})")
 
 
 def test_ac108_without_retry_after_only_says_it_lifts_by_itself() -> None:

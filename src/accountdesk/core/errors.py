@@ -90,7 +90,10 @@ def lift_time(lifts_at: datetime, now: datetime | None = None) -> str:
     if now is None:
         return when
     seconds = max(0.0, (lifts_at - now).total_seconds())
-    left = f"{math.ceil(seconds)} s" if seconds < 60 else f"{math.ceil(seconds / 60)} min"
+    # Minutes to the nearest, not up: our clock follows the service's a few ms
+    # late, and a 15-minute block read at once is 900.01 s away ("16 min").
+    # The time itself is exact; seconds only in the last minute.
+    left = f"{math.ceil(seconds)} s" if seconds < 60 else f"{math.floor(seconds / 60 + 0.5)} min"
     return f"{when} (in {left})"
 
 
