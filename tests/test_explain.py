@@ -86,9 +86,21 @@ def test_ac106_and_ac113_say_which_endpoint_answered() -> None:
     assert ERRORS["AC-106"].meaning.split(":")[0] in flat(paused)
 
 
-@pytest.mark.parametrize("typed", ["ac-108", "108", " AC-108 "])
+@pytest.mark.parametrize(
+    "typed",
+    # As people type it, and as it comes pasted from a ticket, a mail or a web
+    # page (non-breaking hyphen, en dash, a space).
+    ["ac-108", "108", " AC-108 ", "AC108", "ac108", "AC 108", "AC_108", "AC\u2011108",
+     "AC\u2013108"],  # fmt: skip
+)
 def test_a_code_may_be_typed_loosely(typed: str) -> None:
     assert run(typed)[1] == run("AC-108")[1]
+
+
+@pytest.mark.parametrize("typed", ["still_running", "Still running", "unknown_code"])
+def test_a_failure_kind_may_be_typed_with_spaces_or_underscores(typed: str) -> None:
+    kind = typed.lower().replace("_", "-").replace(" ", "-")
+    assert run(typed)[:2] == run(kind)[:2] and run(kind)[0] == 0
 
 
 @pytest.mark.parametrize("kind", list(FailureKind))

@@ -9,6 +9,7 @@ install. Output is plain text wrapped for an 80-column terminal.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 import textwrap
@@ -133,11 +134,17 @@ def explain_failure(kind: FailureKind, width: int = MAX_WIDTH) -> list[str]:
     ]
 
 
+#: A code as people type or paste it: ``AC-108``, ``ac108``, ``AC 108``, ``108``, or
+#: with the hyphen a ticket, a mail or a web page put there (non-breaking, en dash).
+_CODE = re.compile(r"(?:ac)?[\s_\-\u2010-\u2015]*(\d{3})", re.IGNORECASE)
+
+
 def _normalise(code: str) -> str:
     code = code.strip()
-    if code.isdecimal() and len(code) == 3:
-        return f"AC-{code}"
-    return code.upper() if code.lower().startswith("ac-") else code.lower()
+    if (typed := _CODE.fullmatch(code)) is not None:
+        return f"AC-{typed.group(1)}"
+    # A failure kind: ``still-running``, typed ``still_running`` or ``Still running``.
+    return re.sub(r"[\s_]+", "-", code.lower())
 
 
 def explain(
