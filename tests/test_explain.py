@@ -90,8 +90,17 @@ def test_ac106_and_ac113_say_which_endpoint_answered() -> None:
     "typed",
     # As people type it, and as it comes pasted from a ticket, a mail or a web
     # page (non-breaking hyphen, en dash, a space).
-    ["ac-108", "108", " AC-108 ", "AC108", "ac108", "AC 108", "AC_108", "AC\u2011108",
-     "AC\u2013108"],  # fmt: skip
+    [
+        "ac-108",
+        "108",
+        " AC-108 ",
+        "AC108",
+        "ac108",
+        "AC 108",
+        "AC_108",
+        "AC\u2011108",
+        "AC\u2013108",
+    ],
 )
 def test_a_code_may_be_typed_loosely(typed: str) -> None:
     assert run(typed)[1] == run("AC-108")[1]
