@@ -23,6 +23,7 @@ from tui_helpers import screen_text
 
 import accountdesk.tui.screens as screens_package
 from accountdesk.tui.app import MIN_SIZE
+from accountdesk.tui.base import too_small_text
 from accountdesk.tui.driver import Driver
 from accountdesk.tui.screenshots import SCREENS
 
@@ -79,6 +80,16 @@ async def _palette(driver: Driver) -> None:
     await driver.run("app.command_palette")
 
 
+async def _empty_error_log(driver: Driver) -> None:
+    await driver.sign_in()
+    await driver.run("app.show_error_log")  # "No errors in this session."
+
+
+async def _no_jobs(driver: Driver) -> None:
+    await driver.sign_in()
+    await driver.run("app.show_jobs")  # "No jobs yet: ..."
+
+
 #: Name -> the steps that open it and the screen class that should then be on top.
 SWEEP: dict[str, Steps] = {
     **SCREENS,
@@ -88,6 +99,9 @@ SWEEP: dict[str, Steps] = {
     "clipboard": _clipboard,
     "command_palette": _palette,
     "record_case": _record_case,
+    # What an empty screen shows instead of its table, hidden too when tiny.
+    "error_log_empty": _empty_error_log,
+    "jobs_none": _no_jobs,
 }
 
 
@@ -111,6 +125,12 @@ async def _resize_through(pilot: Any, sizes: list[tuple[int, int]], name: str) -
         assert type(app.screen) is top, f"{name}: the screen changed at {size}"
         small = size[0] < MIN_SIZE[0] or size[1] < MIN_SIZE[1]
         assert app.has_class("-too-small") is small, f"{name} at {size}"
+        if small and name != "command_palette":  # Textual's palette keeps its layout
+            # The one line and nothing else: no widget left showing (a display
+            # set on a widget by its screen outranks the stylesheet's rule).
+            shown = "".join(screen_text(app).split())
+            said = "".join(too_small_text(app.size).split())
+            assert shown and said.startswith(shown), f"{name} at {size}: {shown[:60]!r}"
 
 
 @pytest.mark.parametrize("name", sorted(SWEEP))

@@ -129,3 +129,20 @@ def test_every_notify_in_the_code_names_a_title() -> None:
             ):
                 untitled.append(f"{path.relative_to(src)}:{node.lineno}")
     assert untitled == []
+
+
+async def test_toasts_wait_while_the_terminal_is_too_small_and_come_back(make_app) -> None:
+    """Below the minimum size the screen draws one line: a toast crushed over it waits instead."""
+    app = make_app()
+    app.NOTIFICATION_TIMEOUT = 600
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        app.notify("Saved 42 rows", title="CSV exported")
+        await settle(pilot)
+        assert any("CSV exported" in screen_line(app, y) for y in range(24))
+        await pilot.resize_terminal(30, 10)
+        await settle(pilot)
+        assert not any("CSV" in screen_line(app, y) for y in range(10))
+        assert "needs at least" in screen_line(app, 0)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert any("CSV exported" in screen_line(app, y) for y in range(24))

@@ -2,20 +2,24 @@
 
 The rules live in :class:`~accountdesk.core.toasts.ToastStack` (no Textual);
 this mixin of the app draws the stack with Textual's own toasts, and
-redraws it when a toast comes, a dialog opens or closes, or a screen is
-shown again.
+redraws it when a toast comes, a dialog opens or closes, a screen is
+shown again, or the terminal shrinks below the minimum size or grows back
+(toasts wait while it is too small: crushed to a few columns they would
+cover the one line the screens show then).
 """
 
 from __future__ import annotations
 
 import time
 
+from textual import events
 from textual.app import App
+from textual.geometry import Size
 from textual.notifications import SeverityLevel
 
 from accountdesk.core.toasts import ToastStack
 
-from .base import DeskModal
+from .base import MIN_SIZE, DeskModal
 from .messages import RedrawToasts, StackToast
 
 __all__ = ["StackedToasts"]
@@ -30,6 +34,8 @@ class StackedToasts(App[None]):
         super().__init__(*args, **options)  # type: ignore[arg-type]
         self._toasts = ToastStack()
         self._toast_generation = 0
+        #: The terminal was below the minimum size when last resized.
+        self._toasts_too_small = False
 
     def notify(
         self,
@@ -58,6 +64,13 @@ class StackedToasts(App[None]):
         )
         self.redraw_toasts()
 
+    def on_resize(self, event: events.Resize) -> None:
+        # Below the minimum the screens draw one line; toasts wait until it grows.
+        small = _too_small(event.size)
+        if small != self._toasts_too_small:
+            self._toasts_too_small = small
+            self.redraw_toasts()
+
     def redraw_toasts(self) -> None:
         """Draw the stack again soon (a toast came, a dialog opened or closed)."""
         # Behind the redraws queued before (Textual adds a toast through a
@@ -85,8 +98,11 @@ class StackedToasts(App[None]):
                 rack.remove_children()
         now = time.monotonic()
         # A dialog's text is never covered: while one is open the toasts wait,
-        # keeping the time they have left (core.toasts).
-        if any(isinstance(screen, DeskModal) for screen in self.screen_stack):
+        # keeping the time they have left (core.toasts); so does the one line
+        # of a terminal too small.
+        if _too_small(self.size) or any(
+            isinstance(screen, DeskModal) for screen in self.screen_stack
+        ):
             self._toasts.hold(now)
         else:
             self._toasts.release(now)
@@ -109,3 +125,7 @@ class StackedToasts(App[None]):
         self._toasts.clear()
         self._toast_generation += 1
         super().clear_notifications()
+
+
+def _too_small(size: Size) -> bool:
+    return size.width < MIN_SIZE.width or size.height < MIN_SIZE.height

@@ -144,7 +144,9 @@ cannot take (OSC 52) open in a dialog and a file (`clipboard` setting).
             table.move_cursor(row=len(records) - 1)
         empty = self.query_one("#error-log-empty", Static)
         empty.update("" if records else "No errors in this session.")
-        empty.display = not records
+        # A class, not ``display``: it would outrank the rule that hides
+        # everything in a terminal too small (app.tcss).
+        empty.set_class(bool(records), "-hidden")
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         record = self.selected_record()

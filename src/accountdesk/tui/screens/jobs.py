@@ -243,8 +243,10 @@ service tells (the sandbox does).
             if not len(tracker)
             else f"No job matches “{query}”.",
         )
-        empty.display = not shown
-        table.display = bool(shown)
+        # A class, not ``display``: a display set here would outrank the
+        # stylesheet's rule that hides everything in a terminal too small.
+        empty.set_class(bool(shown), "-hidden")
+        table.set_class(not shown, "-hidden")
         self._draw_status()
         self._draw_details()
 
