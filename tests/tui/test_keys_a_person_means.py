@@ -57,6 +57,22 @@ async def test_ctrl_l_from_any_screen_is_the_user_id_field(make_app: Any, where:
         assert not app.desk.error_log.records
 
 
+async def test_ctrl_l_on_an_id_typed_wrong_types_the_next_one_over_it(make_app: Any) -> None:
+    """Ctrl+L in the field already focused selects its text, as it does coming from elsewhere."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await _type(pilot, "../x")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "'/' is not allowed" in screen_text(app)
+        await pilot.press("ctrl+l")
+        await _type(pilot, "user_mfa")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, AccountScreen) and app.screen.user_id == "user_mfa"
+
+
 async def test_ctrl_l_is_not_offered_before_sign_in_nor_over_a_dialog(make_app: Any) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -166,7 +166,11 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
         self.app.push_screen(AccountScreen(user_id))
 
     def action_focus_user_id(self) -> None:
-        self.query_one("#user-id", Input).focus()
+        field = self.query_one("#user-id", Input)
+        field.focus()
+        # Focusing selects the text, but not in the field focused already (an
+        # id just refused): the next id typed replaces it either way.
+        field.select_all()
 
     def action_sign_out(self) -> None:
         self.post_message(SignOutRequested())
