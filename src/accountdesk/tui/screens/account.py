@@ -349,14 +349,22 @@ them again). Errors become toasts and the panel says what is missing.
         self.app.pop_screen()
 
     def action_refresh_balance(self) -> None:
-        self._start_job(lambda client: client.refresh_balance(self.user_id), "refresh_balance")
+        self._start_job(
+            lambda client: client.refresh_balance(self.user_id),
+            "refresh_balance",
+            "balance refresh",
+        )
 
     def action_start_identity(self) -> None:
-        self._start_job(lambda client: client.start_identity(self.user_id), "start_identity")
+        self._start_job(
+            lambda client: client.start_identity(self.user_id), "start_identity", "identity job"
+        )
 
     def action_start_transactions(self) -> None:
         self._start_job(
-            lambda client: client.start_transactions(self.user_id), "start_transactions"
+            lambda client: client.start_transactions(self.user_id),
+            "start_transactions",
+            "transactions job",
         )
 
     def action_record_scenario(self) -> None:
@@ -378,13 +386,30 @@ them again). Errors become toasts and the panel says what is missing.
         open_transactions(self, self.user_id)
 
     def _start_job(
-        self, start: Callable[[AccountDataClient], Awaitable[Job]], operation: str
+        self, start: Callable[[AccountDataClient], Awaitable[Job]], operation: str, what: str
     ) -> None:
+        """Start a job, unless a start of the same kind is still on its way.
+
+        Never cancel that one (an exclusive worker would): its request may
+        have reached the service, which then runs a job nobody tracks, and
+        answers the next identity or transactions start with AC-112.
+        """
+        starting = (
+            worker.node is self and worker.group == operation and not worker.is_finished
+            for worker in self.workers  # the app's: this screen's are those it started
+        )
+        if any(starting):
+            self.notify(
+                f"Starting the {what} for {self.user_id}: waiting for the service's answer.",
+                title="Already starting",
+                severity="warning",
+                markup=False,
+            )
+            return
         self.run_worker(
             self._start_job_worker(start, operation),
             name=operation,
             group=operation,
-            exclusive=True,
             exit_on_error=False,
         )
 
