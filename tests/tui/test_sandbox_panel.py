@@ -136,6 +136,21 @@ async def test_the_clock_line_ticks_with_the_sandbox_without_asking_it(
         assert reads == 1  # ticking never asks the sandbox
 
 
+async def test_a_button_pressed_twice_moves_the_clock_twice(
+    make_app: Any, sandbox_app: Any
+) -> None:
+    """Two quick presses are two moves: the second does not cancel the first."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await open_panel(pilot)
+        for _ in range(2):
+            app.screen.query_one("#plus-1m", Button).press()
+        await settle(pilot)
+        assert sandbox_app.state.clock.now() == FROZEN_NOW + dt.timedelta(minutes=2)
+        assert clock_line(app) == "Sandbox clock: 2026-11-20 09:32:00 UTC"
+
+
 async def test_a_typed_amount_is_checked_before_anything_is_sent(
     make_app: Any, sandbox_app: Any
 ) -> None:

@@ -245,7 +245,9 @@ Controls of the **sandbox** (never shown on a live service).
         event.input.clear()
         self._control("advance", seconds=seconds)
 
-    @work(exclusive=True, exit_on_error=False, group="sandbox-control", name="sandbox_control")
+    # Not exclusive: a second press cancelling the first would drop a move
+    # the sandbox may have made already, or not yet (two presses, one move).
+    @work(exit_on_error=False, group="sandbox-control", name="sandbox_control")
     async def _control(self, what: str, *, seconds: float = 0.0, trainee: str = "") -> None:
         """One control call: ``read``, ``advance``, ``reset`` (this key's world, or the
         shared one), ``trainee_advance``, ``trainee_reset`` or ``room_reset``."""
