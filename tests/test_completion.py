@@ -80,6 +80,24 @@ def test_bash_completes_commands_flags_choices_and_files(tmp_path: Path) -> None
     ]
 
 
+@pytest.mark.skipif(shutil.which("bash") is None, reason="no bash on this machine")
+def test_bash_completes_the_codes_explain_knows_and_the_tours_demo_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "accountdesk.bash"
+    script.write_text(completion_script(build_parser(), "bash"), encoding="utf-8")
+    assert _bash_complete(script, ["accountdesk", "explain", "AC-10"], tmp_path) == [
+        f"AC-10{digit}" for digit in range(10)
+    ]
+    assert _bash_complete(script, ["accountdesk", "explain", "still"], tmp_path) == [
+        "still-running"
+    ]
+    assert _bash_complete(script, ["accountdesk", "demo", "lo"], tmp_path) == ["lockout"]
+    # The command itself still takes a code as people type it (not only the listed ones).
+    assert cli.main(["explain", "ac108"]) == 0
+    assert "AC-108" in capsys.readouterr().out
+
+
 def test_an_unknown_shell_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
         cli.main(["completion", "tcsh"])

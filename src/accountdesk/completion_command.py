@@ -3,7 +3,9 @@
 The script is generated from the argparse parser by shtab, so every
 subcommand, flag and choice the command takes completes without a hand-kept
 list. Arguments that name a file (``--config``, ``--scenarios``, a tour file)
-complete file names; the screenshots folder completes folders. shtab comes
+complete file names; the screenshots folder completes folders; ``explain``
+completes the codes and failure kinds it knows, ``demo`` the shipped tours'
+ids. shtab comes
 with the dashboard's extra (``accountdesk[app]``): the client-only install
 says so in one line, exit status 2.
 """
@@ -47,6 +49,37 @@ def _complete_paths(parser: argparse.ArgumentParser, files: Any, folders: Any) -
                 _complete_paths(child, files, folders)
 
 
+def _codes() -> list[str]:
+    from accountdesk.contract import ERRORS, SANDBOX_CODES, UNLISTED_CODES, FailureKind
+
+    return [*ERRORS, *UNLISTED_CODES, *SANDBOX_CODES, *(str(kind) for kind in FailureKind)]
+
+
+def _tour_ids() -> list[str]:
+    from accountdesk.core.tours import shipped_tours
+
+    return [tour.id for tour in shipped_tours()]
+
+
+#: (command, argument) -> the values its completion offers.
+_VALUES = {("explain", "code"): _codes, ("demo", "tour"): _tour_ids}
+
+
+def _complete_values(parser: argparse.ArgumentParser, command: str = "") -> None:
+    """List what explain's code and demo's tour can be: shtab completes an argument's choices.
+
+    Only on the parser the script is made from: the command itself keeps
+    taking a code as people type it (``ac108``), which choices would refuse.
+    """
+    for action in parser._actions:
+        values = _VALUES.get((command, action.dest))
+        if values is not None:
+            action.choices = values()
+        if isinstance(action, argparse._SubParsersAction):
+            for name, child in action.choices.items():
+                _complete_values(child, name)
+
+
 def completion_script(parser: argparse.ArgumentParser, shell: str) -> str:
     """The completion script of ``parser`` for ``shell`` (ImportError without shtab).
 
@@ -56,6 +89,7 @@ def completion_script(parser: argparse.ArgumentParser, shell: str) -> str:
     import shtab
 
     _complete_paths(parser, shtab.FILE, shtab.DIRECTORY)
+    _complete_values(parser)
     return str(shtab.complete(parser, shell=shell))
 
 
