@@ -223,3 +223,15 @@ def test_two_apps_on_one_data_dir_keep_each_others_jobs(tmp_path: Path) -> None:
     reloaded = JobTracker(path, "sandbox")
     reloaded.load()
     assert {job.job_id for job in reloaded.jobs} == {"job_a", "job_b"}
+
+
+def test_ages_are_read_at_one_moment_that_a_moved_sandbox_clock_moves() -> None:
+    from accountdesk.core.job_rows import AgesMoment
+
+    moment = AgesMoment()
+    assert moment.at is None and moment.clock_moved(dt.timedelta(0))  # no step yet
+    moment.step(NOW, dt.timedelta(0))
+    assert moment.at == NOW
+    # A re-read of the sandbox's clock: its offset differs by the latency alone.
+    assert not moment.clock_moved(dt.timedelta(milliseconds=3))
+    assert moment.clock_moved(dt.timedelta(minutes=5))  # +5 min on the sandbox panel

@@ -21,6 +21,7 @@ FIXED_WIDTHS: dict[str, int] = {"age": 7, "last_poll": 11}
 __all__ = [
     "COLUMNS",
     "FIXED_WIDTHS",
+    "AgesMoment",
     "JobRow",
     "block_text",
     "clear_text",
@@ -134,6 +135,31 @@ def job_row(job: TrackedJob, now: dt.datetime, *, stale: bool) -> JobRow:
         job_note(job, stale=stale),
     )
     return JobRow(job.key, cells, status, stale, job.gone)
+
+
+class AgesMoment:
+    """The one moment every age and last poll of a screen is read at (its last ages step).
+
+    A row written between two steps (a new status, scrolled into view) reads
+    its age at the same moment as the rows beside it, not a fresher one.
+    """
+
+    #: A change of the sandbox's offset that moves the ages at once: a re-read
+    #: of its clock changes the offset by its latency alone.
+    CLOCK_MOVED = dt.timedelta(seconds=0.5)
+
+    def __init__(self) -> None:
+        #: The moment, on our own clock (``Desk.clock``); None before the first step.
+        self.at: dt.datetime | None = None
+        self._offset: dt.timedelta | None = None
+
+    def step(self, ours: dt.datetime, offset: dt.timedelta) -> None:
+        """Read every age at ``ours`` from now on, with the sandbox ``offset`` of the moment."""
+        self.at, self._offset = ours, offset
+
+    def clock_moved(self, offset: dt.timedelta) -> bool:
+        """The sandbox's clock moved since the step (or no step yet): the ages move with it."""
+        return self._offset is None or abs(offset - self._offset) >= self.CLOCK_MOVED
 
 
 #: Columns that move with the clock alone (the jobs screen writes them every 10 s).

@@ -9,7 +9,6 @@ user's account with "balance not available", for example.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
@@ -26,21 +25,19 @@ from accountdesk.client import (
     Account,
     AccountDataError,
     Balance,
-    Job,
     UserNotFoundError,
 )
-from accountdesk.contract import JobKind, JobStatus
+from accountdesk.contract import JobStatus
 from accountdesk.core.errors import failure_line
 from accountdesk.core.formatting import format_amount, format_time
-from accountdesk.core.jobs import job_key
-from accountdesk.core.notices import job_started
-from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import RecordScenario, ServiceFailed
 from accountdesk.tui.preload import preload_transactions_screen
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.fields import field_table, secret_text, show_fields, stale_line
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
+
+from .account_jobs import AccountJobStarts
 
 if TYPE_CHECKING:
     from accountdesk.client import AccountDataClient
@@ -73,13 +70,7 @@ class BalanceLoaded(Message):
         self.read_at = read_at
 
 
-class JobStarted(Message):
-    def __init__(self, job: Job) -> None:
-        super().__init__()
-        self.job = job
-
-
-class AccountScreen(DeskScreen[None]):
+class AccountScreen(AccountJobStarts):
     """Account record, balance and job actions for one user."""
 
     CSS_PATH = styles_path("account.tcss")
@@ -348,25 +339,6 @@ them again). Errors become toasts and the panel says what is missing.
     def action_back(self) -> None:
         self.app.pop_screen()
 
-    def action_refresh_balance(self) -> None:
-        self._start_job(
-            lambda client: client.refresh_balance(self.user_id),
-            "refresh_balance",
-            "balance refresh",
-        )
-
-    def action_start_identity(self) -> None:
-        self._start_job(
-            lambda client: client.start_identity(self.user_id), "start_identity", "identity job"
-        )
-
-    def action_start_transactions(self) -> None:
-        self._start_job(
-            lambda client: client.start_transactions(self.user_id),
-            "start_transactions",
-            "transactions job",
-        )
-
     def action_record_scenario(self) -> None:
         from .record_case import RecordCaseDialog
 
@@ -384,52 +356,6 @@ them again). Errors become toasts and the panel says what is missing.
         from .transactions import open_transactions
 
         open_transactions(self, self.user_id)
-
-    def _start_job(
-        self, start: Callable[[AccountDataClient], Awaitable[Job]], operation: str, what: str
-    ) -> None:
-        """Start a job, unless a start of the same kind is still on its way.
-
-        Never cancel that one (an exclusive worker would): its request may
-        have reached the service, which then runs a job nobody tracks, and
-        answers the next identity or transactions start with AC-112.
-        """
-        starting = (
-            worker.node is self and worker.group == operation and not worker.is_finished
-            for worker in self.workers  # the app's: this screen's are those it started
-        )
-        if any(starting):
-            self.notify(
-                f"Starting the {what} for {self.user_id}: waiting for the service's answer.",
-                title="Already starting",
-                severity="warning",
-                markup=False,
-            )
-            return
-        self.run_worker(
-            self._start_job_worker(start, operation),
-            name=operation,
-            group=operation,
-            exit_on_error=False,
-        )
-
-    async def _start_job_worker(
-        self, start: Callable[[AccountDataClient], Awaitable[Job]], operation: str
-    ) -> None:
-        try:
-            job = await start(self.desk.client)
-        except AccountDataError as error:
-            self.post_message(ServiceFailed(error, operation))
-            return
-        self.post_message(JobStarted(job))
-
-    def on_job_started(self, message: JobStarted) -> None:
-        job = message.job
-        if job.kind == JobKind.BALANCE_REFRESH:
-            self._refresh_jobs.add(job_key(self.user_id, job.job_id))
-        notice = job_started(job.kind, job.job_id, self.user_id)
-        self.notify(notice.message, title=notice.title, markup=False)
-        self.desk.track_job(job, self.user_id)
 
     def _jobs_changed(self, _: None) -> None:
         # A balance refresh started here has finished: read the new balance.

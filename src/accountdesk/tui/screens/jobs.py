@@ -12,7 +12,6 @@ on a job waiting for MFA) asks the app for the MFA dialog.
 
 from __future__ import annotations
 
-import datetime as dt
 import time
 from typing import ClassVar
 
@@ -25,6 +24,7 @@ from textual.widgets import DataTable, Input, Static
 from accountdesk.core.job_rows import (
     COLUMNS,
     FIXED_WIDTHS,
+    AgesMoment,
     JobRow,
     clear_text,
     job_details,
@@ -134,11 +134,8 @@ service tells (the sandbox does).
         self._refresh_due = False
         #: Ticks of the one-second clock since the ages were last drawn.
         self._ticks = 0
-        #: The moment (our clock) every age and last poll on screen is read at:
-        #: the last ages step. None before the first draw.
-        self._ages_at: dt.datetime | None = None
-        #: The sandbox's offset at that moment (a moved sandbox clock moves the ages at once).
-        self._ages_offset: dt.timedelta | None = None
+        #: The moment every age and last poll on screen is read at.
+        self._ages = AgesMoment()
 
     def compose(self) -> ComposeResult:
         yield AppHeader("Jobs")
@@ -211,11 +208,11 @@ service tells (the sandbox does).
         jobs = tracker.jobs
         shown = [job for job in jobs if matches(job, query)] if query.strip() else jobs
         same_rows = [job.key for job in shown] == [job.key for job in self._jobs]
-        if ages or not same_rows or self._ages_offset != desk.sandbox_offset:
+        if ages or not same_rows or self._ages.clock_moved(desk.sandbox_offset):
             # An ages step: every row read from now on reads at this moment
             # (a rebuild writes every row; a moved sandbox clock shows at once).
             ages, self._ticks = True, 0
-            self._ages_at, self._ages_offset = desk.clock(), desk.sandbox_offset
+            self._ages.step(desk.clock(), desk.sandbox_offset)
         if same_rows:
             # Update in place, so the cursor and scroll position stay exactly where they were.
             self._jobs = shown
@@ -226,7 +223,7 @@ service tells (the sandbox does).
             poller, now = desk.poller, desk.now()
             # Each age on the clock its job started on (a sandbox's may have moved).
             rows = [
-                job_row(job, desk.job_now(job, self._ages_at), stale=poller.is_stale(job, now))
+                job_row(job, desk.job_now(job, self._ages.at), stale=poller.is_stale(job, now))
                 for job in shown
             ]
             table.clear()
@@ -263,7 +260,7 @@ service tells (the sandbox does).
         poller, now = desk.poller, desk.now()
         for job in self._jobs[first:last]:
             # Ages as of the last ages step, whenever the row is written.
-            row = job_row(job, desk.job_now(job, self._ages_at), stale=poller.is_stale(job, now))
+            row = job_row(job, desk.job_now(job, self._ages.at), stale=poller.is_stale(job, now))
             old = self._written.get(row.key)
             if old == row or row.key not in table.rows:
                 continue
