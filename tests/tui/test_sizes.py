@@ -80,16 +80,6 @@ async def _palette(driver: Driver) -> None:
     await driver.run("app.command_palette")
 
 
-async def _empty_error_log(driver: Driver) -> None:
-    await driver.sign_in()
-    await driver.run("app.show_error_log")  # "No errors in this session."
-
-
-async def _no_jobs(driver: Driver) -> None:
-    await driver.sign_in()
-    await driver.run("app.show_jobs")  # "No jobs yet: ..."
-
-
 #: Name -> the steps that open it and the screen class that should then be on top.
 SWEEP: dict[str, Steps] = {
     **SCREENS,
@@ -99,9 +89,6 @@ SWEEP: dict[str, Steps] = {
     "clipboard": _clipboard,
     "command_palette": _palette,
     "record_case": _record_case,
-    # What an empty screen shows instead of its table, hidden too when tiny.
-    "error_log_empty": _empty_error_log,
-    "jobs_none": _no_jobs,
 }
 
 
@@ -113,6 +100,13 @@ def _screen_classes() -> set[type[Screen[Any]]]:
             if issubclass(value, Screen) and value.__module__ == loaded.__name__:
                 found.add(value)
     return found
+
+
+def _only_the_line(app: Any) -> str:
+    """What the screen shows besides the one line of a terminal too small ("" if nothing)."""
+    shown = "".join(screen_text(app).split())
+    said = "".join(too_small_text(app.size).split())
+    return "" if shown and said.startswith(shown) else shown
 
 
 async def _resize_through(pilot: Any, sizes: list[tuple[int, int]], name: str) -> None:
@@ -128,9 +122,7 @@ async def _resize_through(pilot: Any, sizes: list[tuple[int, int]], name: str) -
         if small and name != "command_palette":  # Textual's palette keeps its layout
             # The one line and nothing else: no widget left showing (a display
             # set on a widget by its screen outranks the stylesheet's rule).
-            shown = "".join(screen_text(app).split())
-            said = "".join(too_small_text(app.size).split())
-            assert shown and said.startswith(shown), f"{name} at {size}: {shown[:60]!r}"
+            assert not _only_the_line(app), f"{name} at {size}: {_only_the_line(app)[:60]!r}"
 
 
 @pytest.mark.parametrize("name", sorted(SWEEP))
@@ -169,3 +161,19 @@ def test_the_sweep_opens_every_screen_and_dialog() -> None:
     }  # fmt: skip
     assert {cls.__name__ for cls in _screen_classes()} <= opened_classes
     assert CommandPalette.__name__ and "command_palette" in SWEEP
+
+
+async def test_an_empty_screens_line_is_hidden_too_when_tiny(make_app: Any) -> None:
+    """ "No jobs yet" and "No errors in this session" stand where a table would: hidden alike."""
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        driver = Driver(app, pilot.pause)
+        await driver.sign_in()
+        await pilot.resize_terminal(40, 12)
+        for action in ("app.show_jobs", "app.show_error_log"):
+            await driver.run(action)
+            await pilot.pause()
+            assert not _only_the_line(app), f"{action}: {_only_the_line(app)[:60]!r}"
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert "No errors in this session." in screen_text(app)
