@@ -30,14 +30,13 @@ from accountdesk.client import (
 from accountdesk.contract import JobStatus
 from accountdesk.core.errors import failure_line
 from accountdesk.core.formatting import format_amount, format_time
+from accountdesk.tui.account_jobs import AccountJobStarts
 from accountdesk.tui.messages import RecordScenario, ServiceFailed
 from accountdesk.tui.preload import preload_transactions_screen
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.fields import field_table, secret_text, show_fields, stale_line
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
-
-from .account_jobs import AccountJobStarts
 
 if TYPE_CHECKING:
     from accountdesk.client import AccountDataClient
