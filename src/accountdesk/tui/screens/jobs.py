@@ -88,9 +88,10 @@ newest first, kept across runs for each service.
 
 The app polls unfinished jobs about once a second (many jobs in turn: a
 thousand every 25 s, every 50 s while a job's answers do not change); a poll
-never starts before the previous one finished. Ages and last polls move in
-10 s steps. When polling fails, the error is shown once
-and the row is marked **stale** while polls back off (up to 30 s). Jobs the
+never starts before the previous one finished. Ages and last polls move
+together in 10 s steps, all read at the same moment (a sandbox clock moved
+on the sandbox panel shows at once). When polling fails, the error is shown
+once and the row is marked **stale** while polls back off (up to 30 s). Jobs the
 service no longer knows (`AC-109`) are marked **gone** and not polled again.
 
 A failed job shows its code and the service's message on its row and, whole,
