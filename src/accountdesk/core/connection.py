@@ -13,6 +13,8 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .sandbox_instance import SandboxLocks
+
 if TYPE_CHECKING:
     import httpx
     from pydantic import SecretStr
@@ -134,6 +136,7 @@ class ServiceConnection:
         client_options: dict[str, Any] | None = None,
         sandbox_options: dict[str, Any] | None = None,
         watch: tuple[Callable[[], None], Callable[[], None]] | None = None,
+        sandbox_locks: SandboxLocks | None = None,
     ) -> None:
         #: None: the embedded sandbox.
         self.base_url = base_url
@@ -145,6 +148,8 @@ class ServiceConnection:
         self._client_factory: ClientFactory = client_factory or default_client_factory
         self._client_options = client_options or {}
         self._lock = asyncio.Lock()
+        #: Which embedded sandbox we run (a new id per build) and the others'.
+        self.sandbox_locks = sandbox_locks or SandboxLocks(None)
 
     @property
     def embedded(self) -> bool:
@@ -165,6 +170,7 @@ class ServiceConnection:
                         build_embedded_transport, **self._sandbox_options
                     )
                     self._built = True
+                    await asyncio.to_thread(self.sandbox_locks.start)
         return self._transport
 
     async def warm_up(self) -> None:
@@ -224,6 +230,7 @@ class ServiceConnection:
     async def aclose(self) -> None:
         """Stop the embedded sandbox's thread, if this connection built one."""
         if self.embedded and self._transport is not None and self._built:
+            self.sandbox_locks.stop()
             await self._transport.aclose()
 
     @property
@@ -242,6 +249,7 @@ class ServiceConnection:
         async with self._lock:
             old, self._transport = self._transport, None
             self._sandbox_options = {**self._sandbox_options, **changes}
+            self.sandbox_locks.stop()  # its jobs are gone with it
         if old is not None:
             await old.aclose()
 

@@ -23,6 +23,7 @@ from .desk_transactions import TransactionReads
 from .listener import DeskListener, NullListener
 from .paths import AppDirs
 from .remembering import Remembering
+from .sandbox_instance import SandboxLocks
 from .sandbox_session import SandboxSession
 from .scheduler import AsyncioScheduler, Scheduler
 from .service_identity import ServiceIdentity
@@ -100,6 +101,7 @@ class Desk(SandboxSession, Remembering, TransactionReads, DeskJobs):
             client_options={**self._client_options(), **(client_options or {})},
             sandbox_options=sandbox_options,
             watch=(self._answered, self._no_answer),
+            sandbox_locks=SandboxLocks(dirs.data_dir / "sandboxes"),
         )
         #: Since when the service has given no answer (None: it answers).
         self.unreachable_since: dt.datetime | None = None

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from accountdesk.client import AccountDataError, Job
 
+    from .connection import ServiceConnection
     from .errors import ErrorRecord, InternalError
     from .jobs import JobTracker, TrackedJob
     from .listener import DeskListener
@@ -30,6 +31,7 @@ class DeskJobs:
     """Jobs for :class:`~accountdesk.core.desk.Desk` (a base of it; its PollerListener too)."""
 
     dirs: AppDirs
+    connection: ServiceConnection
     store: Store
     listener: DeskListener
     scheduler: Scheduler
@@ -79,6 +81,7 @@ class DeskJobs:
                 # The embedded sandbox is new every run: a job of an earlier
                 # run is gone for every key, not someone else's.
                 unknown_means_gone=self.embedded,
+                sandboxes=self.connection.sandbox_locks if self.embedded else None,
             )
             tracker.load()
             tracker.clock_offset = self.sandbox_offset.total_seconds()

@@ -34,6 +34,9 @@ __all__ = [
 ]
 
 #: The details line of a job an earlier version kept (``core.earlier_files``).
+ANOTHER_WINDOW = (
+    "started in another window, on its own embedded sandbox: that window polls and answers it"
+)
 EARLIER_VERSION = (
     "kept by an earlier version for this service: it becomes the job of the first key "
     "whose poll of it succeeds"
@@ -190,6 +193,8 @@ def job_details(job: TrackedJob) -> list[tuple[str, str]]:
         details.append(("", block))
     if job.legacy:
         details.append(("", EARLIER_VERSION))
+    if job.elsewhere:
+        details.append(("", ANOTHER_WINDOW))
     if job.mfa is not None and job.mfa.attempts_remaining is not None:
         details.append(("MFA attempts left", str(job.mfa.attempts_remaining)))
     return details

@@ -49,6 +49,8 @@ from .tracked_job import (
 if TYPE_CHECKING:
     from accountdesk.client import Job
 
+    from .sandbox_instance import SandboxLocks
+
 __all__ = [
     "MAX_JOBS_PER_SERVICE",
     "JobTracker",
@@ -76,13 +78,16 @@ class JobTracker:
         api_key: str = "",
         earlier_path: Path | None = None,
         unknown_means_gone: bool = False,
+        sandboxes: SandboxLocks | None = None,
     ) -> None:
         """``path`` None: nothing is read or written (not signed in yet).
 
         ``earlier_path``: an earlier version's file, whose jobs of this service
         are offered to this key; ``unknown_means_gone``: the service is new on
         every run (the embedded sandbox), so such a job it does not know is
-        gone for every key, not someone else's.
+        gone for every key, not someone else's; ``sandboxes``: which embedded
+        sandbox runs here (jobs started are stamped with it) and whether
+        another's still runs (its jobs are another window's: not polled here).
         """
         self.store = store
         self.path = path
@@ -90,6 +95,7 @@ class JobTracker:
         self.api_key = api_key
         self.earlier_path = earlier_path
         self.unknown_means_gone = unknown_means_gone
+        self.sandboxes = sandboxes
         #: Seconds the service's clock is ahead of ours now (a moved sandbox's);
         #: the desk keeps it current (:meth:`follow_clock`).
         self.clock_offset = 0.0
@@ -131,6 +137,7 @@ class JobTracker:
                 job.next_poll_at is None or job.next_poll_at <= now
             )
 
+        self._look_elsewhere()
         never = dt.datetime.min.replace(tzinfo=dt.UTC)
         own = [job for job in self._jobs.values() if job.is_pollable and ready(job)]
         legacy = [
@@ -140,6 +147,7 @@ class JobTracker:
 
     def pollable(self) -> list[TrackedJob]:
         """This key's unfinished jobs (an earlier version's are nobody's yet)."""
+        self._look_elsewhere()
         return [job for job in self._jobs.values() if job.is_pollable]
 
     @property
@@ -160,6 +168,7 @@ class JobTracker:
                 status=parse_status(job.status),
                 created_at=aware(job.created_at) or now,
                 tracked_at=now,
+                sandbox=self.sandboxes.current if self.sandboxes is not None else None,
             )
             self._jobs[key] = tracked
             self._removed.discard(key)
@@ -366,11 +375,21 @@ class JobTracker:
             t.key: t for t in self._parse(reversed(service_records(result, self.service_key)))
         }
         for key, tracked in on_disk.items():
-            self._jobs.setdefault(key, tracked)  # another app's new job: ours too now
+            mine = self._jobs.get(key)
+            if mine is None:
+                self._jobs[key] = tracked  # another app's new job: ours too now
+            elif mine.elsewhere and key not in self._changed:
+                tracked.elsewhere = True  # polled by the other window: as it last saved it
+                self._jobs[key] = tracked
             self._legacy.pop(key, None)  # ... taken over there
         for key in [key for key in self._jobs if key not in on_disk and key not in self._changed]:
             del self._jobs[key]  # pruned, or cleared by another app
         return True
+
+    def _look_elsewhere(self) -> None:
+        # Another window's embedded sandbox that still runs polls its own jobs.
+        if self.sandboxes is not None and self.unknown_means_gone:
+            self.sandboxes.mark_elsewhere(self._jobs.values())
 
     def _parse(self, records: Iterable[Any]) -> list[TrackedJob]:
         parsed = []

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from accountdesk.contract import TERMINAL_STATUSES, JobKind, JobStatus
 
+from .sandbox_instance import valid_sandbox_id
 from .store import CorruptFile
 
 if TYPE_CHECKING:
@@ -100,6 +101,9 @@ class TrackedJob:
     #: (a sandbox's clock may be moved): its age is read on that clock, even
     #: after a restart follows another one. None: an earlier version's record.
     clock_offset: float | None = None
+    #: The embedded sandbox the job was started on (``core.sandbox_instance``);
+    #: None: a live service, a sandbox over HTTP, or an earlier version's record.
+    sandbox: str | None = None
 
     failures: int = field(default=0, repr=False)
     next_poll_at: dt.datetime | None = field(default=None, repr=False)
@@ -117,6 +121,9 @@ class TrackedJob:
     #: Kept by an earlier version for the service, not yet taken by a key
     #: (``core.earlier_files``): shown apart, never answered for MFA.
     legacy: bool = field(default=False, repr=False)
+    #: Started on another window's embedded sandbox, which still runs: shown, not
+    #: polled or answered here (that window does).
+    elsewhere: bool = field(default=False, repr=False)
 
     @property
     def key(self) -> str:
@@ -132,12 +139,18 @@ class TrackedJob:
 
     @property
     def needs_mfa(self) -> bool:
-        return self.status is JobStatus.MFA_REQUIRED and not self.gone and not self.legacy
+        return (
+            self.status is JobStatus.MFA_REQUIRED
+            and not self.gone
+            and not self.legacy
+            and not self.elsewhere
+        )
 
     @property
     def is_pollable(self) -> bool:
-        """Polling stops for finished jobs, jobs the service no longer knows, and given-up ones."""
-        return not self.is_terminal and not self.gone and not self.given_up
+        """Polling stops for finished jobs, jobs the service no longer knows, and given-up ones
+        (and another window's embedded sandbox polls its own)."""
+        return not self.is_terminal and not self.gone and not self.given_up and not self.elsewhere
 
     @property
     def age_from(self) -> dt.datetime:
@@ -149,7 +162,7 @@ class TrackedJob:
         def when(moment: dt.datetime | None) -> str | None:
             return moment.isoformat() if moment is not None else None
 
-        return {
+        record = {
             "user_id": self.user_id,
             "job_id": self.job_id,
             "kind": str(self.kind),
@@ -164,6 +177,9 @@ class TrackedJob:
             "given_up": self.given_up,
             "clock_offset": self.clock_offset,
         }
+        if self.sandbox is not None:
+            record["sandbox"] = self.sandbox
+        return record
 
     @classmethod
     def from_record(cls, record: Any) -> TrackedJob:
@@ -185,6 +201,7 @@ class TrackedJob:
             gone=record.get("gone") is True,
             given_up=record.get("given_up") is True,
             clock_offset=_optional_offset(record.get("clock_offset")),
+            sandbox=valid_sandbox_id(record.get("sandbox")),
         )
 
 
