@@ -109,7 +109,7 @@ async def test_the_embedded_sandbox_holds_its_lock_while_it_runs(tmp_path: Path)
 
 
 def test_the_details_line_says_whose_job_it_is(tmp_path: Path) -> None:
-    from accountdesk.core.job_rows import ANOTHER_WINDOW, job_details
+    from accountdesk.core.job_rows import ANOTHER_WINDOW, job_details, job_note
 
     path = tmp_path / "jobs.json"
     one, two = _window(tmp_path), _window(tmp_path)
@@ -120,5 +120,6 @@ def test_the_details_line_says_whose_job_it_is(tmp_path: Path) -> None:
     second.pollable()
     theirs = second.get("user_mfa/job_first")
     assert theirs is not None and ("", ANOTHER_WINDOW) in job_details(theirs)
+    assert job_note(theirs, stale=False) == "another window's"
     ours = first.get("user_mfa/job_first")
     assert ours is not None and ("", ANOTHER_WINDOW) not in job_details(ours)

@@ -75,6 +75,8 @@ def job_note(job: TrackedJob, *, stale: bool) -> str:
         return "earlier version: not this key's yet"
     if job.gone:
         return f"gone ({job.last_error_code or 'unknown'})"
+    if job.elsewhere:
+        return "another window's"
     parts = []
     if job.given_up:
         parts.append("not polled")
