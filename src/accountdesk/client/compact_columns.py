@@ -1,0 +1,270 @@
+"""Transaction columns held as arrays: a million rows in tens of bytes each.
+
+A list of Python objects costs per row: an id string (~62 bytes), a date
+string (59), a ``Decimal`` (104) and a list slot for each of six columns
+(48): ~270 bytes a row, 2x the JSON it came from. The columns here keep
+
+- amounts as int64 cents (:class:`CentsAmounts`), with a ``Decimal`` kept
+  only for the rows that are not a plain two-decimal amount (``7``,
+  ``0.125``, ``-0.00``, 14 digits or more before the point): exact either way;
+- texts (dates, descriptions, categories) as int32 codes into their
+  distinct values (:class:`CodedTexts`);
+- ids as one string with a separator and int64 offsets (:class:`JoinedIds`);
+- flags as one byte each (:class:`Flags`);
+
+made while a batch is decoded, not in a pass after it. Each is a read-only
+sequence that behaves as the list it replaces (indexing, slicing into a
+list, ``len``, iteration, ``==`` with a list); the row's Python object is
+made only when asked for (rows drawn, exported, copied).
+
+NumPy is the app's dependency, not the client's: this module is imported
+only when NumPy is installed (:func:`compact_module`); without it the
+columns are plain lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from decimal import Decimal
+from typing import Any, Generic, TypeVar, overload
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "CentsAmounts",
+    "CodedTexts",
+    "Column",
+    "Flags",
+    "JoinedIds",
+    "amounts_of_decimals",
+    "coded_texts",
+    "flags_of",
+    "joined_ids",
+    "plain_cents",
+]
+
+T = TypeVar("T")
+
+_COMMA, _POINT, _MINUS = ord(","), ord("."), ord("-")
+#: Digits before the point a plain amount may have: its cents stay far inside
+#: int64 and exact as a float (the sort key), 10**15 < 2**53.
+_PLAIN_DIGITS = 13
+#: Separates the ids in :class:`JoinedIds` (a control: no usable id holds one).
+_SEPARATOR = "\x00"
+
+
+class Column(Sequence[T], Generic[T]):
+    """A read-only column that behaves as a list of its values."""
+
+    __slots__ = ()
+
+    def _at(self, index: int) -> T:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[T]: ...
+    def __getitem__(self, index: int | slice) -> T | list[T]:
+        size = len(self)
+        if isinstance(index, slice):
+            return [self._at(i) for i in range(*index.indices(size))]
+        index = index.__index__()
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("column index out of range")
+        return self._at(index)
+
+    def __iter__(self) -> Iterator[T]:
+        return map(self._at, range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (str, bytes)) or not isinstance(other, Sequence):
+            return NotImplemented
+        return len(self) == len(other) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable-looking, like a list
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(rows={len(self)})"
+
+
+class CodedTexts(Column[str]):
+    """Texts as codes into ``uniques`` (each distinct text once)."""
+
+    __slots__ = ("codes", "uniques")
+
+    def __init__(self, uniques: list[str], codes: npt.NDArray[np.int32]) -> None:
+        self.uniques = uniques
+        self.codes = codes
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def _at(self, index: int) -> str:
+        return self.uniques[int(self.codes[index])]
+
+    def __iter__(self) -> Iterator[str]:
+        return map(self.uniques.__getitem__, self.codes.tolist())
+
+
+class CentsAmounts(Column[Decimal]):
+    """Amounts as int64 cents; ``exact`` keeps the ``Decimal`` of each row not written as plain cents.
+
+    A row in ``exact`` still has its cents when it is a whole number of
+    them (``7`` is 700); ``fractions`` lists the rows that are not (``0.125``,
+    or past 2**53 cents), whose cents are 0: only their ``Decimal`` counts.
+    """
+
+    __slots__ = ("cents", "exact", "fractions")
+
+    def __init__(
+        self,
+        cents: npt.NDArray[np.int64],
+        exact: dict[int, Decimal],
+        fractions: frozenset[int] = frozenset(),
+    ) -> None:
+        self.cents = cents
+        self.exact = exact
+        self.fractions = fractions
+
+    def __len__(self) -> int:
+        return len(self.cents)
+
+    def _at(self, index: int) -> Decimal:
+        exact = self.exact.get(index) if self.exact else None
+        if exact is not None:
+            return exact
+        return Decimal(int(self.cents[index])).scaleb(-2)
+
+
+class JoinedIds(Column[str]):
+    """Ids in one string, each followed by a separator; ``starts`` has one entry more than rows."""
+
+    __slots__ = ("starts", "text")
+
+    def __init__(self, text: str, starts: npt.NDArray[np.int64]) -> None:
+        self.text = text
+        self.starts = starts
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+    def _at(self, index: int) -> str:
+        return self.text[int(self.starts[index]) : int(self.starts[index + 1]) - 1]
+
+
+class Flags(Column[bool]):
+    """True/False flags, one byte each."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: npt.NDArray[np.bool_]) -> None:
+        self.values = values
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def _at(self, index: int) -> bool:
+        return bool(self.values[index])
+
+    def __iter__(self) -> Iterator[bool]:
+        return iter(self.values.tolist())
+
+
+def plain_cents(raw: list[str]) -> npt.NDArray[np.int64] | None:
+    """The cents of amounts all written ``-?D.DD`` (1-13 digits before the point), else None.
+
+    Checked over the joined text in a few NumPy passes (one point per
+    amount, two characters after it, a minus only first, digits elsewhere)
+    rather than per string; ``-0.00`` (a negative zero cents would lose) is
+    refused too. None sends the batch to the exact path.
+    """
+    count = len(raw)
+    if not count:
+        return np.empty(0, dtype=np.int64)
+    text = ",".join(raw)
+    if not text.isascii():
+        return None
+    data = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    ends = np.append(np.flatnonzero(data == _COMMA), len(data))
+    points = np.flatnonzero(data == _POINT)
+    if len(ends) != count or len(points) != count or not bool(((ends - points) == 3).all()):
+        return None
+    starts = np.empty(count, dtype=np.int64)
+    starts[0] = 0
+    starts[1:] = ends[:-1] + 1
+    negative = data[starts] == _MINUS
+    minus_count = int(np.count_nonzero(data == _MINUS))
+    if minus_count != int(np.count_nonzero(negative)):
+        return None  # a minus not in first place
+    digits = np.count_nonzero((data >= ord("0")) & (data <= ord("9")))
+    if int(digits) != len(data) - 2 * count + 1 - minus_count:
+        return None  # a character that is not a digit, point, comma or first minus
+    before = points - starts - negative
+    if int(before.min()) < 1 or int(before.max()) > _PLAIN_DIGITS:
+        return None
+    cents = np.fromstring(text.replace(".", ""), dtype=np.int64, sep=",")
+    if len(cents) != count or bool((negative & (cents == 0)).any()):
+        return None
+    return cents
+
+
+def amounts_of_decimals(amounts: Sequence[Decimal]) -> CentsAmounts:
+    """Checked ``Decimal`` amounts as :class:`CentsAmounts` (the exact path: row by row)."""
+    cents = np.zeros(len(amounts), dtype=np.int64)
+    exact: dict[int, Decimal] = {}
+    fractions: set[int] = set()
+    for index, amount in enumerate(amounts):
+        sign, digits, exponent = amount.as_tuple()
+        plain = exponent == -2 and len(digits) <= _PLAIN_DIGITS + 2 and (any(digits) or not sign)
+        scaled = amount.scaleb(2)
+        whole = int(scaled) if scaled == scaled.to_integral_value() else None
+        if whole is not None and abs(whole) < _EXACT_CENTS:
+            cents[index] = whole
+        else:
+            fractions.add(index)
+        if not plain:
+            exact[index] = amount
+    return CentsAmounts(cents, exact, frozenset(fractions))
+
+
+#: Cents past this are not exact as a float (the sort key): kept as Decimal only.
+_EXACT_CENTS = 2**53
+
+
+def coded_texts(column: Sequence[str | None], clean: Callable[[str], str]) -> CodedTexts:
+    """``column`` as codes; each distinct text made ``clean`` once, None as ""."""
+    distinct = set(column)
+    distinct.discard(None)
+    uniques = [clean(text) for text in distinct]  # type: ignore[arg-type]  # None discarded
+    code: dict[str | None, int] = {text: index for index, text in enumerate(distinct)}
+    code[None] = len(uniques)
+    uniques.append("")
+    codes = np.array(list(map(code.__getitem__, column)), dtype=np.int32)
+    return CodedTexts(uniques, codes)
+
+
+def joined_ids(ids: list[str], ascii_ids: bool) -> JoinedIds:
+    """Checked ids (none holds a control character) as :class:`JoinedIds`."""
+    text = _SEPARATOR.join(ids) + _SEPARATOR
+    if ascii_ids:
+        data = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+        ends = np.flatnonzero(data == 0)
+    else:
+        lengths = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
+        ends = np.cumsum(lengths + 1) - 1
+    starts = np.zeros(len(ids) + 1, dtype=np.int64)
+    starts[1:] = ends + 1
+    return JoinedIds(text, starts)
+
+
+def flags_of(values: Sequence[bool]) -> Flags:
+    return Flags(np.fromiter(values, dtype=np.bool_, count=len(values)))
+
+
+def as_list(column: Sequence[Any]) -> list[Any]:
+    """A column as a plain list (lists are given back as they are)."""
+    return column if isinstance(column, list) else list(column)

@@ -1,0 +1,223 @@
+"""A user's transactions held compactly: a million rows in ~45 bytes each, not ~270.
+
+:class:`TransactionStore` keeps every column in arrays that rows are added
+to, batch by batch, as the client decoded them (its compact columns:
+:mod:`accountdesk.client.compact_columns`): dates, descriptions and
+categories as int32 codes into their distinct texts (:class:`TextColumn`),
+amounts as int64 cents with a ``Decimal`` only for the rows that are not
+plain cents, pending one byte a row, ids as the client's joined strings.
+The index (:mod:`.transaction_index`) sorts and filters these same arrays:
+nothing is copied for it.
+
+Each column is also read as a sequence of its Python values
+(:meth:`TransactionStore.column`): only the rows drawn, exported or
+copied are made into strings and ``Decimal`` values.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from accountdesk.client.compact_columns import (
+    CentsAmounts,
+    CodedTexts,
+    Column,
+    JoinedIds,
+    amounts_of_decimals,
+)
+
+__all__ = ["Growing", "TextColumn", "TransactionStore"]
+
+Rows = npt.NDArray[np.int32]
+Mask = npt.NDArray[np.bool_]
+
+
+class Growing:
+    """A NumPy array that rows are added to: room doubles, so adding is linear overall."""
+
+    def __init__(self, dtype: npt.DTypeLike) -> None:
+        self._room: npt.NDArray[Any] = np.empty(0, dtype=dtype)
+        self.count = 0
+
+    def add(self, values: npt.NDArray[Any]) -> None:
+        needed = self.count + len(values)
+        if needed > len(self._room):
+            room = np.empty(max(needed, 2 * len(self._room), 1024), dtype=self._room.dtype)
+            room[: self.count] = self._room[: self.count]
+            self._room = room
+        self._room[self.count : needed] = values
+        self.count = needed
+
+    @property
+    def values(self) -> npt.NDArray[Any]:
+        """The rows so far (a view: rows added later do not show in it)."""
+        return self._room[: self.count]
+
+
+class TextColumn:
+    """A text column as codes into its distinct values, in order of first appearance."""
+
+    def __init__(self, values: Sequence[str] = ()) -> None:
+        self.uniques: list[str] = []
+        self._position: dict[str, int] = {}
+        self._codes = Growing(np.int32)
+        self._folded: list[str] = []
+        if values:
+            self.extend(values)
+
+    def extend(self, values: Sequence[str]) -> None:
+        """Add rows (new texts get the next codes); a client's coded column is mapped whole."""
+        if isinstance(values, CodedTexts):
+            remap = np.fromiter(map(self._code, values.uniques), np.int32, len(values.uniques))
+            self._codes.add(remap[values.codes])
+            return
+        for text in dict.fromkeys(values):
+            self._code(text)
+        self._codes.add(np.fromiter(map(self._position.__getitem__, values), np.int32, len(values)))
+
+    def _code(self, text: str) -> int:
+        code = self._position.get(text)
+        if code is None:
+            code = self._position[text] = len(self.uniques)
+            self.uniques.append(text)
+        return code
+
+    @property
+    def codes(self) -> Rows:
+        return self._codes.values
+
+    def text(self, row: int) -> str:
+        return self.uniques[int(self._codes.values[row])]
+
+    @property
+    def folded(self) -> list[str]:
+        """The distinct texts casefolded (what sorting and the filter compare)."""
+        if len(self._folded) < len(self.uniques):
+            self._folded += [text.casefold() for text in self.uniques[len(self._folded) :]]
+        return self._folded
+
+    def rank(self, count: int) -> Rows:
+        """The first ``count`` rows' ranks among the column's texts in casefolded order."""
+        folded = self.folded
+        # Texts equal once casefolded ("CORNER SHOP", "corner shop") share a
+        # rank: a tie, left in the service's order.
+        rank_of_text = {text: rank for rank, text in enumerate(sorted(set(folded)))}
+        rank_of_code = np.fromiter(map(rank_of_text.__getitem__, folded), np.int32, len(folded))
+        result: Rows = rank_of_code[self.codes[:count]]
+        return result
+
+    def containing(self, needle: str, count: int) -> Mask:
+        """Which of the first ``count`` rows' texts contain ``needle`` (already casefolded)."""
+        folded = self.folded
+        hits = np.fromiter((needle in text for text in folded), np.bool_, len(folded))
+        result: Mask = hits[self.codes[:count]]
+        return result
+
+
+class TransactionStore:
+    """Every column of a read's rows, compact; :meth:`append` adds a batch's rows after them."""
+
+    def __init__(self) -> None:
+        #: Rows every column holds (set last by :meth:`append`: a reader never sees a part row).
+        self.count = 0
+        self.dates = TextColumn()
+        self.descriptions = TextColumn()
+        self.categories = TextColumn()
+        self._cents = Growing(np.int64)
+        #: The rows whose amount is not written as plain cents (``7``, ``0.125``, ``-0.00``).
+        self.exact: dict[int, Decimal] = {}
+        #: Those of them that are no whole number of cents (their cents are 0).
+        self.fractions: set[int] = set()
+        #: The largest cents held, in absolute value (whether an int64 sum may overflow).
+        self.largest_cents = 0
+        self._pending = Growing(np.bool_)
+        # Ids are kept in the batches the client made (joined strings), found by start row.
+        self._id_batches: list[Sequence[str]] = []
+        self._id_starts: list[int] = []
+
+    def append(
+        self,
+        *,
+        transaction_ids: Sequence[str],
+        dates: Sequence[str],
+        descriptions: Sequence[str],
+        categories: Sequence[str],
+        amounts: Sequence[Decimal],
+        pending: Sequence[bool],
+    ) -> None:
+        """Add rows (the client's compact columns are taken as they are, lists converted)."""
+        size = len(transaction_ids)
+        if any(len(column) != size for column in (dates, descriptions, categories, amounts, pending)):
+            raise ValueError("transaction columns differ in length")
+        start = self.count
+        if size:
+            ids = transaction_ids if isinstance(transaction_ids, JoinedIds) else list(transaction_ids)
+            self._id_batches.append(ids)
+            self._id_starts.append(start)
+        self.dates.extend(dates)
+        self.descriptions.extend(descriptions)
+        self.categories.extend(categories)
+        cents = amounts if isinstance(amounts, CentsAmounts) else amounts_of_decimals(amounts)
+        self._cents.add(cents.cents)
+        if size:
+            self.largest_cents = max(self.largest_cents, int(np.abs(cents.cents).max()))
+        for row, amount in cents.exact.items():
+            self.exact[start + row] = amount
+        self.fractions.update(start + row for row in cents.fractions)
+        flags = getattr(pending, "values", None)
+        if not isinstance(flags, np.ndarray):
+            flags = np.fromiter(pending, np.bool_, size)
+        self._pending.add(flags)
+        self.count = start + size
+
+    @property
+    def cents(self) -> npt.NDArray[np.int64]:
+        """Every row's amount in cents (0 for the rows in :attr:`fractions`)."""
+        return self._cents.values
+
+    @property
+    def pending(self) -> Mask:
+        return self._pending.values
+
+    def transaction_id(self, row: int) -> str:
+        batch = bisect.bisect_right(self._id_starts, row) - 1
+        return self._id_batches[batch][row - self._id_starts[batch]]
+
+    def amount(self, row: int) -> Decimal:
+        exact = self.exact.get(row) if self.exact else None
+        if exact is not None:
+            return exact
+        return Decimal(int(self._cents.values[row])).scaleb(-2)
+
+    def column(self, name: str) -> Sequence[Any]:
+        """One column as a read-only sequence of its values (its rows when asked)."""
+        return _StoreColumn(self, name)
+
+
+class _StoreColumn(Column[Any]):
+    """A column of a :class:`TransactionStore`, read as a list of Python values."""
+
+    __slots__ = ("_at_row", "_store")
+
+    def __init__(self, store: TransactionStore, name: str) -> None:
+        self._store = store
+        self._at_row = {
+            "transaction_id": store.transaction_id,
+            "date": store.dates.text,
+            "description": store.descriptions.text,
+            "category": store.categories.text,
+            "amount": store.amount,
+            "pending": lambda row: bool(store.pending[row]),
+        }[name]
+
+    def __len__(self) -> int:
+        return self._store.count
+
+    def _at(self, index: int) -> Any:
+        return self._at_row(index)
