@@ -219,7 +219,7 @@ def _fill_columns(
     if compact is not None:
         # Checked, so no id holds the separator (a control character).
         columns.transaction_ids = compact.joined_ids(ids, joined.isascii())
-        columns.dates = compact.coded_texts(dates, str)
+        columns.dates = compact.coded_texts(dates, str, distinct_dates)
         columns.descriptions = _shared_texts(descriptions, compact)
         columns.categories = _shared_texts(categories, compact)
         columns.pending = compact.flags_of(pending)
@@ -373,7 +373,7 @@ def _shared_texts(column: Sequence[str | None], compact: Any = None) -> Sequence
         has_unsafe_characters("".join(distinct))
     )
     if compact is not None:
-        return compact.coded_texts(column, str if clean else service_text)  # type: ignore[no-any-return]
+        return compact.coded_texts(column, str if clean else service_text, distinct)  # type: ignore[no-any-return]
     shared: dict[str | None, str] = {
         text: text if clean else service_text(text) for text in distinct
     }

@@ -24,7 +24,7 @@ columns are plain lists.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from decimal import Decimal
 from typing import Any, Generic, TypeVar, overload
 
@@ -235,14 +235,14 @@ def amounts_of_decimals(amounts: Sequence[Decimal]) -> CentsAmounts:
 _EXACT_CENTS = 2**53
 
 
-def coded_texts(column: Sequence[str | None], clean: Callable[[str], str]) -> CodedTexts:
-    """``column`` as codes; each distinct text made ``clean`` once, None as ""."""
-    distinct = set(column)
-    distinct.discard(None)
-    uniques = [clean(text) for text in distinct]  # type: ignore[arg-type]  # None discarded
-    code: dict[str | None, int] = {text: index for index, text in enumerate(distinct)}
+def coded_texts(
+    column: Sequence[str | None], clean: Callable[[str], str], distinct: Iterable[str]
+) -> CodedTexts:
+    """``column`` as codes into ``distinct`` (its texts but None), each made ``clean`` once; None as ""."""
+    uniques = list(distinct)
+    code: dict[str | None, int] = dict(zip(uniques, range(len(uniques))))
     code[None] = len(uniques)
-    uniques.append("")
+    uniques = [*map(clean, uniques), ""]
     codes = np.array(list(map(code.__getitem__, column)), dtype=np.int32)
     return CodedTexts(uniques, codes)
 

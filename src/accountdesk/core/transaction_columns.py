@@ -74,7 +74,17 @@ class TextColumn:
     def extend(self, values: Sequence[str]) -> None:
         """Add rows (new texts get the next codes); a client's coded column is mapped whole."""
         if isinstance(values, CodedTexts):
-            remap = np.fromiter(map(self._code, values.uniques), np.int32, len(values.uniques))
+            # The batch's distinct texts are looked up (a C loop), new ones added.
+            position = self._position
+            found = list(map(position.get, values.uniques))
+            if None in found:
+                new = [text for text, code in zip(values.uniques, found) if code is None]
+                if len(set(new)) < len(new):  # two texts the same once sanitised
+                    new = list(dict.fromkeys(new))
+                position.update(zip(new, range(len(self.uniques), len(self.uniques) + len(new))))
+                self.uniques += new
+                found = list(map(position.__getitem__, values.uniques))
+            remap = np.array(found, dtype=np.int32)
             self._codes.add(remap[values.codes])
             return
         for text in dict.fromkeys(values):
