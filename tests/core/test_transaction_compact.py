@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from accountdesk.client import _columns as columns_module
 from accountdesk.client._column_stream import ColumnStream
 from accountdesk.client._columns import ColumnsError, parse_transaction_columns
-from accountdesk.client.compact_columns import CentsAmounts, CodedTexts, Flags, JoinedIds
+from accountdesk.client.compact_columns import CentsAmounts, CodedTexts, DayDates, Flags, JoinedIds
 from accountdesk.core.store import Store
 from accountdesk.core.transactions import TransactionData, TransactionView
 
@@ -148,7 +148,8 @@ def test_the_usual_body_is_held_as_arrays_not_python_objects() -> None:
     content = _body([("txn_", "2026-03-01", "Coffee", "food", "-12.34", False)] * 3)
     columns = parse_transaction_columns(content)
     assert isinstance(columns.transaction_ids, JoinedIds)
-    assert isinstance(columns.dates, CodedTexts) and isinstance(columns.descriptions, CodedTexts)
+    assert isinstance(columns.dates, DayDates) and isinstance(columns.descriptions, CodedTexts)
+    assert columns.dates == ["2026-03-01"] * 3
     assert isinstance(columns.pending, Flags)
     assert isinstance(columns.amounts, CentsAmounts) and not columns.amounts.exact
     assert columns.amounts.cents.tolist() == [-1234] * 3

@@ -199,10 +199,15 @@ def _fill_columns(
             return False
         if compact is not None:
             amounts = compact.amounts_of_decimals(amounts)
-    distinct_dates = set(dates)
-    distinct_dates.discard(None)
-    if not _real_dates(distinct_dates):  # type: ignore[arg-type]  # None was discarded
-        return False
+    if compact is not None:
+        days = compact.day_numbers(dates)
+        if days is None:
+            return False
+    else:
+        distinct_dates = set(dates)
+        distinct_dates.discard(None)
+        if not _real_dates(distinct_dates):  # type: ignore[arg-type]  # None was discarded
+            return False
     # Lengths (1 to 256) were checked by the decoder. The joined ids answer
     # for the whole column at once (two list scans cost 2x more): printable
     # ASCII without a space holds no whitespace, and no "." means no "." or
@@ -219,7 +224,7 @@ def _fill_columns(
     if compact is not None:
         # Checked, so no id holds the separator (a control character).
         columns.transaction_ids = compact.joined_ids(ids, joined.isascii())
-        columns.dates = compact.coded_texts(dates, str, distinct_dates)
+        columns.dates = days
         columns.descriptions = _shared_texts(descriptions, compact)
         columns.categories = _shared_texts(categories, compact)
         columns.pending = compact.flags_of(pending)

@@ -7,8 +7,9 @@ string (59), a ``Decimal`` (104) and a list slot for each of six columns
 - amounts as int64 cents (:class:`CentsAmounts`), with a ``Decimal`` kept
   only for the rows that are not a plain two-decimal amount (``7``,
   ``0.125``, ``-0.00``, 14 digits or more before the point): exact either way;
-- texts (dates, descriptions, categories) as int32 codes into their
-  distinct values (:class:`CodedTexts`);
+- dates as int32 day numbers (:class:`DayDates`);
+- descriptions and categories as int32 codes into their distinct values
+  (:class:`CodedTexts`);
 - ids as one string with a separator and int64 offsets (:class:`JoinedIds`);
 - flags as one byte each (:class:`Flags`);
 
@@ -24,6 +25,7 @@ columns are plain lists.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from decimal import Decimal
 from typing import Any, Generic, TypeVar, overload
@@ -35,10 +37,13 @@ __all__ = [
     "CentsAmounts",
     "CodedTexts",
     "Column",
+    "DayDates",
     "Flags",
     "JoinedIds",
     "amounts_of_decimals",
     "coded_texts",
+    "date_text",
+    "day_numbers",
     "flags_of",
     "joined_ids",
     "plain_cents",
@@ -50,6 +55,11 @@ _COMMA, _POINT, _MINUS = ord(","), ord("."), ord("-")
 #: Digits before the point a plain amount may have: its cents stay far inside
 #: int64 and exact as a float (the sort key), 10**15 < 2**53.
 _PLAIN_DIGITS = 13
+#: The day number of a row without a date: below every real one, and its
+#: negation (a reversed sort) above every real one, in int32.
+NO_DAY = -(2**31) + 1
+_EPOCH = dt.date(1970, 1, 1).toordinal()
+_FIRST_DAY = dt.date(1, 1, 1).toordinal() - _EPOCH
 #: Separates the ids in :class:`JoinedIds` (a control: no usable id holds one).
 _SEPARATOR = "\x00"
 
@@ -156,6 +166,24 @@ class JoinedIds(Column[str]):
         return self.text[int(self.starts[index]) : int(self.starts[index + 1]) - 1]
 
 
+class DayDates(Column[str]):
+    """ISO dates as int32 day numbers from 1970-01-01 (:data:`NO_DAY`: the service sent none)."""
+
+    __slots__ = ("days",)
+
+    def __init__(self, days: npt.NDArray[np.int32]) -> None:
+        self.days = days
+
+    def __len__(self) -> int:
+        return len(self.days)
+
+    def _at(self, index: int) -> str:
+        return date_text(int(self.days[index]))
+
+    def __iter__(self) -> Iterator[str]:
+        return map(date_text, self.days.tolist())
+
+
 class Flags(Column[bool]):
     """True/False flags, one byte each."""
 
@@ -259,6 +287,54 @@ def joined_ids(ids: list[str], ascii_ids: bool) -> JoinedIds:
     starts = np.zeros(len(ids) + 1, dtype=np.int64)
     starts[1:] = ends + 1
     return JoinedIds(text, starts)
+
+
+def day_numbers(dates: Sequence[str | None]) -> DayDates | None:
+    """Dates ``YYYY-MM-DD`` (or None) as :class:`DayDates`; None if one is not a real date.
+
+    The shape is checked on the texts joined with a separator, as one
+    array of 11 bytes a row (ten digits and dashes, then the separator: so
+    every text is exactly 10 long), the calendar by NumPy's parse of the
+    same bytes (``2026-02-30`` is refused, as is year 0, which Python's
+    dates do not have).
+    """
+    present = dates if None not in dates else [day for day in dates if day is not None]
+    days = np.full(len(dates), NO_DAY, dtype=np.int32)
+    if not present:
+        return DayDates(days)
+    joined = "\x00".join(present) + "\x00"  # type: ignore[arg-type]  # None left out
+    if len(joined) != 11 * len(present) or not joined.isascii():
+        return None
+    chars = np.frombuffer(joined.encode("ascii"), dtype=np.uint8).reshape(-1, 11)
+    digits = chars[:, _DIGITS]
+    if not (
+        (chars[:, 10] == 0).all()
+        and (chars[:, _DASHES] == _DASH).all()
+        and ((digits >= _ZERO) & (digits <= _NINE)).all()
+    ):
+        return None
+    try:
+        parsed = np.ascontiguousarray(chars[:, :10]).view("S10").ravel().astype("datetime64[D]")
+    except ValueError:  # 2026-02-30
+        return None
+    numbers = parsed.astype(np.int64)
+    if int(numbers.min()) < _FIRST_DAY:
+        return None
+    if len(present) == len(dates):
+        days[:] = numbers
+    else:
+        days[np.fromiter((day is not None for day in dates), np.bool_, len(dates))] = numbers
+    return DayDates(days)
+
+
+_DASHES = [4, 7]
+_DIGITS = [0, 1, 2, 3, 5, 6, 8, 9]
+_DASH, _ZERO, _NINE = ord("-"), ord("0"), ord("9")
+
+
+def date_text(day: int) -> str:
+    """A day number as ``YYYY-MM-DD`` ("" for :data:`NO_DAY`)."""
+    return "" if day == NO_DAY else dt.date.fromordinal(day + _EPOCH).isoformat()
 
 
 def flags_of(values: Sequence[bool]) -> Flags:

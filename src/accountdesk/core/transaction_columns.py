@@ -2,10 +2,10 @@
 
 :class:`TransactionStore` keeps every column in arrays that rows are added
 to, batch by batch, as the client decoded them (its compact columns:
-:mod:`accountdesk.client.compact_columns`): dates, descriptions and
-categories as int32 codes into their distinct texts (:class:`TextColumn`),
-amounts as int64 cents with a ``Decimal`` only for the rows that are not
-plain cents, pending one byte a row, ids as the client's joined strings.
+:mod:`accountdesk.client.compact_columns`): descriptions and categories as
+int32 codes into their distinct texts (:class:`TextColumn`),
+dates as int32 day numbers, amounts as int64 cents with a ``Decimal`` only
+for the rows that are not plain cents, pending one byte a row, ids as the client's joined strings.
 The index (:mod:`.transaction_index`) sorts and filters these same arrays:
 nothing is copied for it.
 
@@ -25,14 +25,18 @@ import numpy as np
 import numpy.typing as npt
 
 from accountdesk.client.compact_columns import (
+    NO_DAY,
     CentsAmounts,
     CodedTexts,
     Column,
+    DayDates,
     JoinedIds,
     amounts_of_decimals,
+    date_text,
+    day_numbers,
 )
 
-__all__ = ["Growing", "TextColumn", "TransactionStore"]
+__all__ = ["NO_DAY", "Growing", "TextColumn", "TransactionStore"]
 
 Rows = npt.NDArray[np.int32]
 Mask = npt.NDArray[np.bool_]
@@ -136,7 +140,7 @@ class TransactionStore:
     def __init__(self) -> None:
         #: Rows every column holds (set last by :meth:`append`: a reader never sees a part row).
         self.count = 0
-        self.dates = TextColumn()
+        self._days = Growing(np.int32)
         self.descriptions = TextColumn()
         self.categories = TextColumn()
         self._cents = Growing(np.int64)
@@ -170,7 +174,12 @@ class TransactionStore:
             ids = transaction_ids if isinstance(transaction_ids, JoinedIds) else list(transaction_ids)
             self._id_batches.append(ids)
             self._id_starts.append(start)
-        self.dates.extend(dates)
+        if not isinstance(dates, DayDates):
+            converted = day_numbers([day or None for day in dates])
+            if converted is None:
+                raise ValueError("a date that is not YYYY-MM-DD")
+            dates = converted
+        self._days.add(dates.days)
         self.descriptions.extend(descriptions)
         self.categories.extend(categories)
         cents = amounts if isinstance(amounts, CentsAmounts) else amounts_of_decimals(amounts)
@@ -190,6 +199,14 @@ class TransactionStore:
     def cents(self) -> npt.NDArray[np.int64]:
         """Every row's amount in cents (0 for the rows in :attr:`fractions`)."""
         return self._cents.values
+
+    @property
+    def days(self) -> Rows:
+        """Every row's date as a day number from 1970-01-01 (``NO_DAY``: none)."""
+        return self._days.values
+
+    def date(self, row: int) -> str:
+        return date_text(int(self._days.values[row]))
 
     @property
     def pending(self) -> Mask:
@@ -219,7 +236,7 @@ class _StoreColumn(Column[Any]):
         self._store = store
         self._at_row = {
             "transaction_id": store.transaction_id,
-            "date": store.dates.text,
+            "date": store.date,
             "description": store.descriptions.text,
             "category": store.categories.text,
             "amount": store.amount,

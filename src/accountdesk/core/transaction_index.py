@@ -28,15 +28,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .transaction_columns import Mask, Rows, TextColumn, TransactionStore
+from .transaction_columns import NO_DAY, Mask, Rows, TextColumn, TransactionStore
 
 __all__ = ["Mask", "Rows", "TextColumn", "TransactionIndex"]
 
-_NO_DAY = -1
+_EPOCH = dt.date(1970, 1, 1)
 
 
 def _day(text: str) -> int:
-    return dt.date.fromisoformat(text).toordinal() if text else _NO_DAY
+    """An ISO date as the store's day number (days from 1970-01-01)."""
+    return (dt.date.fromisoformat(text) - _EPOCH).days
 
 
 class TransactionIndex:
@@ -49,10 +50,8 @@ class TransactionIndex:
     def __init__(self, store: TransactionStore, count: int) -> None:
         self._store = store
         self.count = count
-        self.dates = store.dates
         self.descriptions = store.descriptions
         self.categories = store.categories
-        self._day_of_code: Rows = np.empty(0, dtype=np.int32)
         self._keys: dict[str, npt.NDArray[Any]] = {}
         self._orders: dict[tuple[str | None, bool], Rows] = {}
         self._lock = threading.Lock()
@@ -66,13 +65,8 @@ class TransactionIndex:
 
     @property
     def days(self) -> Rows:
-        """Each row's date as a day number (``-1``: no date)."""
-        uniques = self.dates.uniques
-        known = len(self._day_of_code)
-        if known < len(uniques):
-            new_days = np.fromiter(map(_day, uniques[known:]), np.int32, len(uniques) - known)
-            self._day_of_code = np.concatenate([self._day_of_code, new_days])
-        days: Rows = self._day_of_code[self.dates.codes[: self.count]]
+        """Each row's date as a day number (``NO_DAY``: no date; it sorts first)."""
+        days: Rows = self._store.days[: self.count]
         return days
 
     @property
@@ -144,7 +138,7 @@ class TransactionIndex:
     def within(self, date_from: str | None, date_to: str | None) -> Mask:
         """Rows dated within ``[date_from, date_to]`` (ISO; a row without a date never is)."""
         days = self.days
-        mask: Mask = days != _NO_DAY
+        mask: Mask = days != NO_DAY
         if date_from:
             mask &= days >= _day(date_from)
         if date_to:

@@ -26,7 +26,7 @@ import numpy as np
 
 from .store import Store
 from .transaction_csv import write_csv
-from .transaction_columns import TransactionStore
+from .transaction_columns import NO_DAY, TransactionStore
 from .transaction_index import Mask, Rows, TransactionIndex
 from .transaction_rows import (
     _KEYS,
@@ -81,7 +81,7 @@ class TransactionData:
         self._index: TransactionIndex | None = None
         self._widths: dict[str, int] | None = None
         self._widths_rows = 0
-        self._widths_texts = {"date": 0, "description": 0, "category": 0}
+        self._widths_texts = {"description": 0, "category": 0}
         # Both are built in a worker thread while the UI may ask for them too.
         self._index_lock = threading.Lock()
         self._widths_lock = threading.Lock()
@@ -196,7 +196,7 @@ class TransactionData:
         store = self.store
         return TransactionRow(
             store.transaction_id(i),
-            store.dates.text(i),
+            store.date(i),
             store.descriptions.text(i),
             store.categories.text(i),
             store.amount(i),
@@ -236,7 +236,6 @@ class TransactionData:
                 store, seen = self.store, self._widths_texts
                 texts = {}
                 for key, column in (
-                    ("date", store.dates),
                     ("description", store.descriptions),
                     ("category", store.categories),
                 ):
@@ -244,7 +243,7 @@ class TransactionData:
                     texts[key], seen[key] = uniques[seen[key] :], len(uniques)
                 widths = row_widths(
                     measure,
-                    texts["date"],
+                    _some_date(store, start, count),
                     texts["description"],
                     texts["category"],
                     _extreme_amounts(store, start, count),
@@ -253,6 +252,12 @@ class TransactionData:
                 old = self._widths or {}
                 self._widths = {key: max(old.get(key, 0), width) for key, width in widths.items()}
             return self._widths
+
+
+def _some_date(store: TransactionStore, start: int, end: int) -> list[str]:
+    """One date of rows ``start:end``, if any has one (every date is as wide)."""
+    dated = np.flatnonzero(store.days[start:end] != NO_DAY)
+    return [store.date(start + int(dated[0]))] if len(dated) else []
 
 
 def _extreme_amounts(store: TransactionStore, start: int, end: int) -> list[Decimal]:
