@@ -30,8 +30,19 @@ from accountdesk.core.transactions import TransactionData, TransactionView
 AMOUNTS = st.one_of(
     st.integers(-(10**15) + 1, 10**15 - 1).map(lambda c: str(Decimal(c).scaleb(-2))),
     st.sampled_from(
-        ["7", "0.1", "-0.00", "0.00", "0.005", "-12.345", "99999999999999.99", "1" + "0" * 20,
-         "123456789012345678.5", "00012.30", "-0.01"]
+        [
+            "7",
+            "0.1",
+            "-0.00",
+            "0.00",
+            "0.005",
+            "-12.345",
+            "99999999999999.99",
+            "1" + "0" * 20,
+            "123456789012345678.5",
+            "00012.30",
+            "-0.01",
+        ]
     ),
 )
 DATES = st.sampled_from([None, "0001-01-01", "9999-12-31", "2024-02-29", "2026-03-01"])
@@ -122,8 +133,14 @@ def test_compact_data_gives_the_rows_totals_sort_filter_and_csv_of_plain_lists(
     assert compact == lists  # every column, value by value
     for data in (TransactionData.from_columns(compact), _streamed(content)):
         assert [data.row(i) for i in range(len(data))] == [
-            (lists.transaction_ids[i], lists.dates[i], lists.descriptions[i],
-             lists.categories[i], lists.amounts[i], lists.pending[i])
+            (
+                lists.transaction_ids[i],
+                lists.dates[i],
+                lists.descriptions[i],
+                lists.categories[i],
+                lists.amounts[i],
+                lists.pending[i],
+            )
             for i in range(len(lists))
         ]
         view = TransactionView(data)
@@ -135,8 +152,10 @@ def test_compact_data_gives_the_rows_totals_sort_filter_and_csv_of_plain_lists(
         view.set_filter("shop")
         shown = view.view.tolist()
         assert sorted(shown) == [
-            i for i in range(len(lists))
-            if "shop" in lists.descriptions[i].casefold() or "shop" in lists.categories[i].casefold()
+            i
+            for i in range(len(lists))
+            if "shop" in lists.descriptions[i].casefold()
+            or "shop" in lists.categories[i].casefold()
         ]
         assert view.view_amount_total == sum((lists.amounts[i] for i in shown), Decimal(0))
         path = tmp_path / "out.csv"
@@ -153,17 +172,27 @@ def test_the_usual_body_is_held_as_arrays_not_python_objects() -> None:
     assert isinstance(columns.pending, Flags)
     assert isinstance(columns.amounts, CentsAmounts) and not columns.amounts.exact
     assert columns.amounts.cents.tolist() == [-1234] * 3
-    assert columns.transaction_ids[-1] == "txn_2" and columns.transaction_ids[1:] == ["txn_1", "txn_2"]
+    assert columns.transaction_ids[-1] == "txn_2" and columns.transaction_ids[1:] == [
+        "txn_1",
+        "txn_2",
+    ]
     with pytest.raises(IndexError):
         columns.dates[3]
 
 
 @pytest.mark.parametrize(
     ("amount", "text"),
-    [("-0.00", "-0.00"), ("7", "7"), ("0.125", "0.125"), ("12345678901234.56", "12345678901234.56")],
+    [
+        ("-0.00", "-0.00"),
+        ("7", "7"),
+        ("0.125", "0.125"),
+        ("12345678901234.56", "12345678901234.56"),
+    ],
 )
 def test_amounts_that_are_not_plain_cents_keep_their_exact_form(amount: str, text: str) -> None:
-    data = TransactionData.from_columns(parse_transaction_columns(_body([("t", None, "", None, amount, False)])))
+    data = TransactionData.from_columns(
+        parse_transaction_columns(_body([("t", None, "", None, amount, False)]))
+    )
     assert str(data.amounts[0]) == text
     assert TransactionView(data).view_amount_total == Decimal(amount)
 

@@ -31,7 +31,7 @@ import json
 import re
 from collections.abc import Callable, Collection, Sequence
 from decimal import Decimal, InvalidOperation
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import msgspec
 
@@ -186,7 +186,7 @@ def _fill_columns(
     # The usual amounts become int64 cents straight from their text, no
     # Decimal made (see compact_columns); any other form is read exactly below.
     cents = compact.plain_cents(raw_amounts) if compact is not None else None
-    amounts: Sequence[Decimal] = () if cents is None else compact.CentsAmounts(cents, {})  # type: ignore[union-attr]  # cents: compact is there
+    amounts: Sequence[Decimal] = () if cents is None else compact.CentsAmounts(cents, {})
     if cents is None:
         if raw_amounts and (
             max(map(len, raw_amounts)) > _PLAIN_AMOUNT_LENGTH
@@ -266,16 +266,17 @@ def _none_as_empty(column: list[str | None]) -> list[str]:
 
 
 def _fill_checked(columns: TransactionColumns, rows: list[Any], offset: int = 0) -> None:
+    # This path's columns are plain lists (_fill_rows), sanitised in place.
     try:
         _fill_rows(columns, rows, offset)
     except ColumnsError:
         # The ids of the rows before are checked as a column (below), so an
         # earlier bad id is still the first problem reported.
-        _check_ids(columns.transaction_ids, offset)
+        _check_ids(cast(list[str], columns.transaction_ids), offset)
         raise
-    _check_ids(columns.transaction_ids, offset)
-    _make_inert(columns.descriptions)
-    _make_inert(columns.categories)
+    _check_ids(cast(list[str], columns.transaction_ids), offset)
+    _make_inert(cast(list[str], columns.descriptions))
+    _make_inert(cast(list[str], columns.categories))
 
 
 def _fill_rows(columns: TransactionColumns, rows: list[Any], offset: int = 0) -> None:

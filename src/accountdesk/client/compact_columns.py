@@ -268,7 +268,7 @@ def coded_texts(
 ) -> CodedTexts:
     """``column`` as codes into ``distinct`` (its texts but None), each made ``clean`` once; None as ""."""
     uniques = list(distinct)
-    code: dict[str | None, int] = dict(zip(uniques, range(len(uniques))))
+    code: dict[str | None, int] = dict(zip(uniques, range(len(uniques)), strict=True))
     code[None] = len(uniques)
     uniques = [*map(clean, uniques), ""]
     codes = np.array(list(map(code.__getitem__, column)), dtype=np.int32)

@@ -46,7 +46,9 @@ class EarlyFilter:
             found: Rows = np.arange(start, end, dtype=np.int32)
         else:
             store = data.store
-            keep = self._test("description", store.descriptions)[store.descriptions.codes[start:end]]
+            keep = self._test("description", store.descriptions)[
+                store.descriptions.codes[start:end]
+            ]
             keep |= self._test("category", store.categories)[store.categories.codes[start:end]]
             found = (np.flatnonzero(keep) + start).astype(np.int32)
         rows = np.concatenate([self._rows, found]) if len(self._rows) else found

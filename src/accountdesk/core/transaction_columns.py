@@ -17,7 +17,7 @@ copied are made into strings and ``Decimal`` values.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -82,10 +82,14 @@ class TextColumn:
             position = self._position
             found = list(map(position.get, values.uniques))
             if None in found:
-                new = [text for text, code in zip(values.uniques, found) if code is None]
+                new = [
+                    text for text, code in zip(values.uniques, found, strict=True) if code is None
+                ]
                 if len(set(new)) < len(new):  # two texts the same once sanitised
                     new = list(dict.fromkeys(new))
-                position.update(zip(new, range(len(self.uniques), len(self.uniques) + len(new))))
+                position.update(
+                    zip(new, range(len(self.uniques), len(self.uniques) + len(new)), strict=True)
+                )
                 self.uniques += new
                 found = list(map(position.__getitem__, values.uniques))
             remap = np.array(found, dtype=np.int32)
@@ -167,11 +171,15 @@ class TransactionStore:
     ) -> None:
         """Add rows (the client's compact columns are taken as they are, lists converted)."""
         size = len(transaction_ids)
-        if any(len(column) != size for column in (dates, descriptions, categories, amounts, pending)):
+        if any(
+            len(column) != size for column in (dates, descriptions, categories, amounts, pending)
+        ):
             raise ValueError("transaction columns differ in length")
         start = self.count
         if size:
-            ids = transaction_ids if isinstance(transaction_ids, JoinedIds) else list(transaction_ids)
+            ids = (
+                transaction_ids if isinstance(transaction_ids, JoinedIds) else list(transaction_ids)
+            )
             self._id_batches.append(ids)
             self._id_starts.append(start)
         if not isinstance(dates, DayDates):
@@ -234,7 +242,7 @@ class _StoreColumn(Column[Any]):
 
     def __init__(self, store: TransactionStore, name: str) -> None:
         self._store = store
-        self._at_row = {
+        self._at_row: Callable[[int], Any] = {
             "transaction_id": store.transaction_id,
             "date": store.date,
             "description": store.descriptions.text,

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .store import Store
-from .transaction_csv import write_csv
 from .transaction_columns import NO_DAY, TransactionStore
+from .transaction_csv import write_csv
 from .transaction_index import Mask, Rows, TransactionIndex
 from .transaction_rows import (
     _KEYS,
