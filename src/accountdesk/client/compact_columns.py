@@ -26,6 +26,7 @@ columns are plain lists.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from decimal import Decimal
 from typing import Any, Generic, TypeVar, overload
@@ -114,7 +115,7 @@ class CodedTexts(Column[str]):
         return len(self.codes)
 
     def _at(self, index: int) -> str:
-        return self.uniques[int(self.codes[index])]
+        return self.uniques[self.codes.item(index)]
 
     def __iter__(self) -> Iterator[str]:
         return map(self.uniques.__getitem__, self.codes.tolist())
@@ -147,7 +148,7 @@ class CentsAmounts(Column[Decimal]):
         exact = self.exact.get(index) if self.exact else None
         if exact is not None:
             return exact
-        return Decimal(int(self.cents[index])).scaleb(-2)
+        return Decimal(self.cents.item(index)).scaleb(-2)
 
 
 class JoinedIds(Column[str]):
@@ -163,7 +164,8 @@ class JoinedIds(Column[str]):
         return len(self.starts) - 1
 
     def _at(self, index: int) -> str:
-        return self.text[int(self.starts[index]) : int(self.starts[index + 1]) - 1]
+        starts = self.starts
+        return self.text[starts.item(index) : starts.item(index + 1) - 1]
 
 
 class DayDates(Column[str]):
@@ -178,7 +180,7 @@ class DayDates(Column[str]):
         return len(self.days)
 
     def _at(self, index: int) -> str:
-        return date_text(int(self.days[index]))
+        return date_text(self.days.item(index))
 
     def __iter__(self) -> Iterator[str]:
         return map(date_text, self.days.tolist())
@@ -196,7 +198,7 @@ class Flags(Column[bool]):
         return len(self.values)
 
     def _at(self, index: int) -> bool:
-        return bool(self.values[index])
+        return bool(self.values.item(index))
 
     def __iter__(self) -> Iterator[bool]:
         return iter(self.values.tolist())
@@ -332,6 +334,7 @@ _DIGITS = [0, 1, 2, 3, 5, 6, 8, 9]
 _DASH, _ZERO, _NINE = ord("-"), ord("0"), ord("9")
 
 
+@functools.lru_cache(maxsize=4096)  # the rows on screen, their neighbours: a few hundred days
 def date_text(day: int) -> str:
     """A day number as ``YYYY-MM-DD`` ("" for :data:`NO_DAY`)."""
     return "" if day == NO_DAY else dt.date.fromordinal(day + _EPOCH).isoformat()

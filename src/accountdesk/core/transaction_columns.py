@@ -63,6 +63,10 @@ class Growing:
         """The rows so far (a view: rows added later do not show in it)."""
         return self._room[: self.count]
 
+    def at(self, row: int) -> Any:
+        """Row ``row``'s value as a Python object (a row already added: no bounds kept here)."""
+        return self._room.item(row)
+
 
 class TextColumn:
     """A text column as codes into its distinct values, in order of first appearance."""
@@ -111,7 +115,7 @@ class TextColumn:
         return self._codes.values
 
     def text(self, row: int) -> str:
-        return self.uniques[int(self._codes.values[row])]
+        return self.uniques[self._codes.at(row)]
 
     @property
     def folded(self) -> list[str]:
@@ -214,7 +218,7 @@ class TransactionStore:
         return self._days.values
 
     def date(self, row: int) -> str:
-        return date_text(int(self._days.values[row]))
+        return date_text(self._days.at(row))
 
     @property
     def pending(self) -> Mask:
@@ -222,13 +226,18 @@ class TransactionStore:
 
     def transaction_id(self, row: int) -> str:
         batch = bisect.bisect_right(self._id_starts, row) - 1
-        return self._id_batches[batch][row - self._id_starts[batch]]
+        ids = self._id_batches[batch]
+        at = row - self._id_starts[batch]
+        return ids._at(at) if isinstance(ids, JoinedIds) else ids[at]
+
+    def is_pending(self, row: int) -> bool:
+        return bool(self._pending.at(row))
 
     def amount(self, row: int) -> Decimal:
         exact = self.exact.get(row) if self.exact else None
         if exact is not None:
             return exact
-        return Decimal(int(self._cents.values[row])).scaleb(-2)
+        return Decimal(self._cents.at(row)).scaleb(-2)
 
     def column(self, name: str) -> Sequence[Any]:
         """One column as a read-only sequence of its values (its rows when asked)."""
@@ -248,7 +257,7 @@ class _StoreColumn(Column[Any]):
             "description": store.descriptions.text,
             "category": store.categories.text,
             "amount": store.amount,
-            "pending": lambda row: bool(store.pending[row]),
+            "pending": store.is_pending,
         }[name]
 
     def __len__(self) -> int:

@@ -200,7 +200,7 @@ class TransactionData:
             store.descriptions.text(i),
             store.categories.text(i),
             store.amount(i),
-            bool(store.pending[i]),
+            store.is_pending(i),
         )
 
     def index(self) -> TransactionIndex:
