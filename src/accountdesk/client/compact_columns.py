@@ -156,7 +156,7 @@ class JoinedIds(Column[str]):
 
     __slots__ = ("starts", "text")
 
-    def __init__(self, text: str, starts: npt.NDArray[np.int64]) -> None:
+    def __init__(self, text: str, starts: npt.NDArray[np.integer[Any]]) -> None:
         self.text = text
         self.starts = starts
 
@@ -280,13 +280,14 @@ def coded_texts(
 def joined_ids(ids: list[str], ascii_ids: bool) -> JoinedIds:
     """Checked ids (none holds a control character) as :class:`JoinedIds`."""
     text = _SEPARATOR.join(ids) + _SEPARATOR
+    ends: npt.NDArray[Any] | None = None
     if ascii_ids:
-        data = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
-        ends = np.flatnonzero(data == 0)
-    else:
+        ends = np.flatnonzero(np.frombuffer(text.encode("ascii"), dtype=np.uint8) == 0)
+    if ends is None or len(ends) != len(ids):  # non-ASCII (or, never, a separator in an id)
         lengths = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
         ends = np.cumsum(lengths + 1) - 1
-    starts = np.zeros(len(ids) + 1, dtype=np.int64)
+    # int32 offsets while they fit (a batch's ids are far below 2 GB of text).
+    starts: npt.NDArray[Any] = np.zeros(len(ids) + 1, np.int32 if len(text) < 2**31 else np.int64)
     starts[1:] = ends + 1
     return JoinedIds(text, starts)
 

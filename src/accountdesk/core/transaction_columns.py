@@ -115,7 +115,8 @@ class TextColumn:
         return self._codes.values
 
     def text(self, row: int) -> str:
-        return self.uniques[self._codes.at(row)]
+        text: str = self.uniques[self._codes.at(row)]
+        return text
 
     @property
     def folded(self) -> list[str]:
@@ -206,6 +207,18 @@ class TransactionStore:
             flags = np.fromiter(pending, np.bool_, size)
         self._pending.add(flags)
         self.count = start + size
+
+    def exact_rows(self) -> list[tuple[int, Decimal]]:
+        """The rows of :attr:`exact` and their amounts, as they are now.
+
+        (Copied in one C call: a read may add rows on the loop while a
+        worker thread reads these.)
+        """
+        return list(self.exact.items())
+
+    def fraction_rows(self) -> list[int]:
+        """The rows of :attr:`fractions`, as they are now (copied as :meth:`exact_rows`)."""
+        return list(self.fractions)
 
     @property
     def cents(self) -> npt.NDArray[np.int64]:

@@ -74,7 +74,7 @@ class TransactionIndex:
         """Each row's amount as a float (the sort key: exact for every plain amount)."""
         # cents / 100 is the float nearest each plain amount, as float(Decimal) is.
         floats: npt.NDArray[np.float64] = self._store.cents[: self.count] / 100
-        for row, amount in self._store.exact.items():
+        for row, amount in self._store.exact_rows():
             if row < self.count:
                 floats[row] = float(amount)
         return floats
@@ -148,7 +148,7 @@ class TransactionIndex:
     @property
     def cents(self) -> npt.NDArray[np.int64] | None:
         """Every row's cents, or None when some row's amount is no whole number of cents."""
-        if any(row < self.count for row in self._store.fractions):
+        if any(row < self.count for row in self._store.fraction_rows()):
             return None
         return self._store.cents[: self.count]
 
@@ -161,7 +161,7 @@ class TransactionIndex:
         else:  # an int64 sum could overflow: Python's ints
             whole = sum(cents.tolist())
         total = Decimal(whole).scaleb(-2)
-        fractions = [row for row in store.fractions if row < self.count]
+        fractions = [row for row in store.fraction_rows() if row < self.count]
         if fractions:
             is_fraction = np.zeros(self.count, dtype=np.bool_)
             is_fraction[fractions] = True

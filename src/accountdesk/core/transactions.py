@@ -266,7 +266,7 @@ def _extreme_amounts(store: TransactionStore, start: int, end: int) -> list[Deci
         return []
     cents = store.cents[start:end]
     plain = [Decimal(int(cents.min())).scaleb(-2), Decimal(int(cents.max())).scaleb(-2)]
-    exact = [amount for row, amount in store.exact.items() if start <= row < end]
+    exact = [amount for row, amount in store.exact_rows() if start <= row < end]
     if len(exact) == end - start:
         return exact
     return plain + exact
