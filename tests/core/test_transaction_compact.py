@@ -146,9 +146,18 @@ def test_compact_data_gives_the_rows_totals_sort_filter_and_csv_of_plain_lists(
         view = TransactionView(data)
         assert view.view_amount_total == sum(lists.amounts, Decimal(0))
         view.sort_by(key)
-        if key == "amount":
-            expected = sorted(range(len(lists)), key=lambda i: float(lists.amounts[i]))
-            assert view.view.tolist() == expected  # stable: ties in the service's order
+        # Stable: ties in the service's order; ISO dates sort as their text ("" first).
+        oracle = {
+            "amount": lambda i: float(lists.amounts[i]),
+            "date": lambda i: lists.dates[i],
+            "pending": lambda i: lists.pending[i],
+        }
+        if key in oracle:
+            assert view.view.tolist() == sorted(range(len(lists)), key=oracle[key])
+            view.sort_by(key, reverse=True)
+            if key == "amount":  # reversed: the negated key, still stable
+                expected = sorted(range(len(lists)), key=lambda i: -float(lists.amounts[i]))
+                assert view.view.tolist() == expected
         view.set_filter("shop")
         shown = view.view.tolist()
         assert sorted(shown) == [
@@ -213,3 +222,15 @@ def test_a_bad_row_in_the_middle_of_a_batch_is_named_by_its_place(field: str, va
         stream.feed(content)
         stream.finish()
     assert caught.value.where == f"transactions.3.{field}"
+
+
+@pytest.mark.parametrize(
+    "day", ["0000-01-01", "2025-02-29", "2026-13-01", "\uff12026-03-01", "2026-03-1", "20260301"]
+)
+def test_a_date_that_is_not_a_real_iso_date_is_named(day: str) -> None:
+    rows = [("t", "2026-03-01", "x", None, "1.00", False)] * 3
+    body = json.loads(_body(rows))
+    body["transactions"][1]["date"] = day
+    with pytest.raises(ColumnsError) as caught:
+        parse_transaction_columns(json.dumps(body).encode())
+    assert caught.value.where == "transactions.1.date"
