@@ -30,13 +30,13 @@ import datetime as dt
 import json
 import re
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import msgspec
 
 from ._bounds import amount_from_wire, service_id_problem
+from ._column_types import ColumnsError, TransactionColumns, compact_module
 from ._gc import gc_paused
 from ._redact import SecretRegistry
 from ._responses import AnswerLike, malformed
@@ -59,40 +59,6 @@ _PLAIN_AMOUNT_LENGTH = 24
 # The text forms pydantic's lax bool accepts, so a body the model takes is taken here.
 _TRUE = frozenset({"1", "on", "t", "true", "y", "yes"})
 _FALSE = frozenset({"0", "off", "f", "false", "n", "no"})
-
-
-@dataclass(slots=True)
-class TransactionColumns:
-    """Every transaction of a user, one list per field, all the same length, newest first.
-
-    ``dates`` are ISO ``YYYY-MM-DD`` or "" when the service sent none;
-    ``categories`` are "" when absent. Text is sanitised and bounded like
-    every record's; ``amounts`` are bounded ``Decimal`` values.
-    """
-
-    user_id: str | None
-    currency: str | None
-    transaction_ids: list[str] = field(default_factory=list)
-    dates: list[str] = field(default_factory=list)
-    amounts: list[Decimal] = field(default_factory=list)
-    descriptions: list[str] = field(default_factory=list)
-    categories: list[str] = field(default_factory=list)
-    pending: list[bool] = field(default_factory=list)
-
-    def __len__(self) -> int:
-        return len(self.transaction_ids)
-
-    def __repr__(self) -> str:
-        return f"TransactionColumns(user_id={self.user_id!r}, rows={len(self)})"
-
-
-class ColumnsError(ValueError):
-    """The body is not a transaction list; ``where`` names the field (``transactions.12.amount``)."""
-
-    def __init__(self, where: str, problem: str) -> None:
-        super().__init__(f"{where}: {problem}")
-        self.where = where
-        self.problem = problem
 
 
 def _refuse_constant(name: str) -> Any:
@@ -216,19 +182,32 @@ def _fill_columns(
     False leaves ``columns`` untouched, for the row-by-row path to name the
     first bad value (or accept a less usual form).
     """
-    if raw_amounts and (
-        max(map(len, raw_amounts)) > _PLAIN_AMOUNT_LENGTH
-        or not _PLAIN_AMOUNTS.fullmatch("".join(raw_amounts))
-    ):
-        return False
-    try:
-        amounts = list(map(Decimal, raw_amounts))
-    except InvalidOperation:  # "1.2.3", "--1", "": the checked path names the row
-        return False
-    distinct_dates = set(dates)
-    distinct_dates.discard(None)
-    if not _real_dates(distinct_dates):  # type: ignore[arg-type]  # None was discarded
-        return False
+    compact = compact_module()
+    # The usual amounts become int64 cents straight from their text, no
+    # Decimal made (see compact_columns); any other form is read exactly below.
+    cents = compact.plain_cents(raw_amounts) if compact is not None else None
+    amounts: Sequence[Decimal] = () if cents is None else compact.CentsAmounts(cents, {})
+    if cents is None:
+        if raw_amounts and (
+            max(map(len, raw_amounts)) > _PLAIN_AMOUNT_LENGTH
+            or not _PLAIN_AMOUNTS.fullmatch("".join(raw_amounts))
+        ):
+            return False
+        try:
+            amounts = list(map(Decimal, raw_amounts))
+        except InvalidOperation:  # "1.2.3", "--1", "": the checked path names the row
+            return False
+        if compact is not None:
+            amounts = compact.amounts_of_decimals(amounts)
+    if compact is not None:
+        days = compact.day_numbers(dates)
+        if days is None:
+            return False
+    else:
+        distinct_dates = set(dates)
+        distinct_dates.discard(None)
+        if not _real_dates(distinct_dates):  # type: ignore[arg-type]  # None was discarded
+            return False
     # Lengths (1 to 256) were checked by the decoder. The joined ids answer
     # for the whole column at once (two list scans cost 2x more): printable
     # ASCII without a space holds no whitespace, and no "." means no "." or
@@ -241,9 +220,17 @@ def _fill_columns(
     if "." in joined and ("." in ids or ".." in ids):
         return False
     _check_ids(ids, offset, joined)
+    columns.amounts = amounts
+    if compact is not None:
+        # Checked, so no id holds the separator (a control character).
+        columns.transaction_ids = compact.joined_ids(ids, joined.isascii())
+        columns.dates = days
+        columns.descriptions = _shared_texts(descriptions, compact)
+        columns.categories = _shared_texts(categories, compact)
+        columns.pending = compact.flags_of(pending)
+        return True
     columns.transaction_ids = ids
     columns.dates = _none_as_empty(dates)
-    columns.amounts = amounts
     # Merchants and categories repeat thousands of times: each distinct text
     # is checked and sanitised once and every row holds the one shared
     # string (1,000,000 rows keep a few dozen strings, not two million).
@@ -279,21 +266,29 @@ def _none_as_empty(column: list[str | None]) -> list[str]:
 
 
 def _fill_checked(columns: TransactionColumns, rows: list[Any], offset: int = 0) -> None:
+    # This path's columns are plain lists (_fill_rows), sanitised in place.
     try:
         _fill_rows(columns, rows, offset)
     except ColumnsError:
         # The ids of the rows before are checked as a column (below), so an
         # earlier bad id is still the first problem reported.
-        _check_ids(columns.transaction_ids, offset)
+        _check_ids(cast(list[str], columns.transaction_ids), offset)
         raise
-    _check_ids(columns.transaction_ids, offset)
-    _make_inert(columns.descriptions)
-    _make_inert(columns.categories)
+    _check_ids(cast(list[str], columns.transaction_ids), offset)
+    _make_inert(cast(list[str], columns.descriptions))
+    _make_inert(cast(list[str], columns.categories))
 
 
 def _fill_rows(columns: TransactionColumns, rows: list[Any], offset: int = 0) -> None:
-    ids, dates, amounts = columns.transaction_ids, columns.dates, columns.amounts
-    descriptions, categories, pending = columns.descriptions, columns.categories, columns.pending
+    ids: list[str] = []
+    dates: list[str] = []
+    amounts: list[Decimal] = []
+    descriptions: list[str] = []
+    categories: list[str] = []
+    pending: list[bool] = []
+    # The lists are the columns from the start: rows before a bad one are kept.
+    columns.transaction_ids, columns.dates, columns.amounts = ids, dates, amounts
+    columns.descriptions, columns.categories, columns.pending = descriptions, categories, pending
     known_dates: set[str] = set()
     # Appending bound methods: the loop runs 100,000 times.
     add_id, add_date, add_amount = ids.append, dates.append, amounts.append
@@ -374,12 +369,17 @@ def _check_ids(ids: list[str], offset: int = 0, joined: str | None = None) -> No
                 raise ColumnsError(f"transactions.{index}.transaction_id", problem)
 
 
-def _shared_texts(column: Sequence[str | None]) -> list[str]:
-    """``column`` sanitised and bounded, None as "", each distinct text one shared string."""
+def _shared_texts(column: Sequence[str | None], compact: Any = None) -> Sequence[str]:
+    """``column`` sanitised and bounded, None as "", each distinct text one shared string.
+
+    With ``compact`` (:mod:`.compact_columns`), as codes into the distinct texts.
+    """
     distinct = {text for text in set(column) if text is not None}
     clean = max(map(len, distinct), default=0) <= MAX_TEXT_LENGTH and not (
         has_unsafe_characters("".join(distinct))
     )
+    if compact is not None:
+        return compact.coded_texts(column, str if clean else service_text, distinct)  # type: ignore[no-any-return]
     shared: dict[str | None, str] = {
         text: text if clean else service_text(text) for text in distinct
     }

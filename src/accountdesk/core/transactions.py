@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .store import Store
+from .transaction_columns import NO_DAY, TransactionStore
 from .transaction_csv import write_csv
 from .transaction_index import Mask, Rows, TransactionIndex
 from .transaction_rows import (
@@ -52,10 +53,14 @@ __all__ = [
 
 
 class TransactionData:
-    """Every transaction of one read, as columns, plus what is derived from them once.
+    """Every transaction of one read, as compact columns, plus what is derived from them once.
 
-    Immutable after construction; the derived caches are filled on first use
-    and shared by every view of the data.
+    The rows live in a :class:`~.transaction_columns.TransactionStore`
+    (codes, cents, flags, joined ids); ``transaction_ids``, ``dates``,
+    ``descriptions``, ``categories``, ``amounts`` and ``pending`` read its
+    columns as sequences of Python values. Rows are only added (a streamed
+    read's :meth:`append`); the derived caches are filled on first use and
+    shared by every view of the data.
     """
 
     def __init__(
@@ -69,25 +74,32 @@ class TransactionData:
         pending: Sequence[bool],
         currency: str | None = None,
     ) -> None:
-        # Lists are kept as given, not copied: 100,000 rows are six lists the
-        # client just built for us (see from_columns).
-        self.transaction_ids = _as_list(transaction_ids)
-        self.dates = _as_list(dates)
-        self.descriptions = _as_list(descriptions)
-        self.categories = _as_list(categories)
-        self.amounts = _as_list(amounts)
-        self.pending = _as_list(pending)
+        self.store = TransactionStore()
         self.currency = currency
-        if len({len(column) for column in self.columns().values()}) > 1:
-            raise ValueError("transaction columns differ in length")
         #: False while a streamed read is still adding rows (:meth:`append`).
         self.complete = True
         self._index: TransactionIndex | None = None
         self._widths: dict[str, int] | None = None
         self._widths_rows = 0
+        self._widths_texts = {"description": 0, "category": 0}
         # Both are built in a worker thread while the UI may ask for them too.
         self._index_lock = threading.Lock()
         self._widths_lock = threading.Lock()
+        self.store.append(
+            transaction_ids=transaction_ids,
+            dates=dates,
+            descriptions=descriptions,
+            categories=categories,
+            amounts=amounts,
+            pending=pending,
+        )
+        store = self.store
+        self.transaction_ids = store.column("transaction_id")
+        self.dates = store.column("date")
+        self.descriptions = store.column("description")
+        self.categories = store.column("category")
+        self.amounts = store.column("amount")
+        self.pending = store.column("pending")
 
     @classmethod
     def from_rows(
@@ -105,7 +117,7 @@ class TransactionData:
 
     @classmethod
     def from_columns(cls, columns: TransactionColumns) -> TransactionData:
-        """The client's columnar read (validated, sanitised), taken over as is."""
+        """The client's columnar read (validated, sanitised), its compact columns taken as they are."""
         return cls(
             transaction_ids=columns.transaction_ids,
             dates=columns.dates,
@@ -128,30 +140,23 @@ class TransactionData:
     def append(self, columns: TransactionColumns) -> None:
         """Add a streamed batch after the rows held, and to the index if it is built.
 
-        The lists grow before the index, and the index's count last, so a
-        view built meanwhile (from the index) only names rows already held.
-        Call it from one worker at a time (the read's).
+        The columns grow before the row count, and the index's count last,
+        so a view built meanwhile (from the index) only names rows already
+        held. Call it from one worker at a time (the read's).
         """
         if columns.currency is not None:
             self.currency = columns.currency
-        self.transaction_ids += columns.transaction_ids
-        self.dates += columns.dates
-        self.descriptions += columns.descriptions
-        self.categories += columns.categories
-        self.amounts += columns.amounts
-        self.pending += columns.pending
+        self.store.append(
+            transaction_ids=columns.transaction_ids,
+            dates=columns.dates,
+            descriptions=columns.descriptions,
+            categories=columns.categories,
+            amounts=columns.amounts,
+            pending=columns.pending,
+        )
         with self._index_lock:
             if self._index is not None:
-                # From the index's count, not this batch: an index built
-                # meanwhile may already hold this batch's rows.
-                start, end = self._index.count, len(self)
-                self._index.extend(
-                    dates=self.dates[start:end],
-                    descriptions=self.descriptions[start:end],
-                    categories=self.categories[start:end],
-                    amounts=self.amounts[start:end],
-                    pending=self.pending[start:end],
-                )
+                self._index.extend(len(self))
 
     @classmethod
     def from_transactions(
@@ -173,7 +178,7 @@ class TransactionData:
             currency=currency,
         )
 
-    def columns(self) -> dict[str, list[Any]]:
+    def columns(self) -> dict[str, Sequence[Any]]:
         return {
             "date": self.dates,
             "description": self.descriptions,
@@ -184,37 +189,25 @@ class TransactionData:
         }
 
     def __len__(self) -> int:
-        # ``pending`` is the list a batch reaches last (see append).
-        return len(self.pending)
+        return self.store.count
 
     def row(self, i: int) -> TransactionRow:
         """Row ``i`` in the service's order."""
+        store = self.store
         return TransactionRow(
-            self.transaction_ids[i],
-            self.dates[i],
-            self.descriptions[i],
-            self.categories[i],
-            self.amounts[i],
-            self.pending[i],
+            store.transaction_id(i),
+            store.date(i),
+            store.descriptions.text(i),
+            store.categories.text(i),
+            store.amount(i),
+            store.is_pending(i),
         )
 
     def index(self) -> TransactionIndex:
-        """Sort keys, filter codes and cents (built on first use; call it from a worker first)."""
+        """Sort keys, filter codes and cents (built on first use; cheap: NumPy over the columns)."""
         with self._index_lock:
             if self._index is None:
-                count = len(self)
-
-                def rows(column: list[Any]) -> list[Any]:
-                    # While a read appends: the rows every list holds already.
-                    return column if self.complete else column[:count]
-
-                self._index = TransactionIndex(
-                    dates=rows(self.dates),
-                    descriptions=rows(self.descriptions),
-                    categories=rows(self.categories),
-                    amounts=rows(self.amounts),
-                    pending=rows(self.pending),
-                )
+                self._index = TransactionIndex(self.store, len(self))
             return self._index
 
     def warm_orders(self) -> None:
@@ -232,30 +225,51 @@ class TransactionData:
     def content_widths(self, measure: Callable[[str], int]) -> dict[str, int]:
         """Cells the longest text of each column needs, by ``measure`` (a terminal's cell count).
 
-        Computed once (call it from a worker thread for big data: it reads
-        every distinct text); later calls return the first answer, or merge
-        in the rows appended since.
+        Computed once (call it from a worker thread for big data); later
+        calls return the first answer, or merge in the rows appended since:
+        texts are measured once each, amounts by the smallest and largest.
         """
         with self._widths_lock:
             count = len(self)
             if self._widths is None or self._widths_rows < count:
-                # Rows appended since the last answer are measured and merged.
                 start, self._widths_rows = self._widths_rows, count
+                store, seen = self.store, self._widths_texts
+                texts = {}
+                for key, column in (
+                    ("description", store.descriptions),
+                    ("category", store.categories),
+                ):
+                    uniques = column.uniques
+                    texts[key], seen[key] = uniques[seen[key] :], len(uniques)
                 widths = row_widths(
                     measure,
-                    self.dates[start:count],
-                    self.descriptions[start:count],
-                    self.categories[start:count],
-                    self.amounts[start:count],
-                    self.pending[start:count],
+                    _some_date(store, start, count),
+                    texts["description"],
+                    texts["category"],
+                    _extreme_amounts(store, start, count),
+                    [bool(store.pending[start:count].any())],
                 )
                 old = self._widths or {}
                 self._widths = {key: max(old.get(key, 0), width) for key, width in widths.items()}
             return self._widths
 
 
-def _as_list(values: Sequence[Any]) -> list[Any]:
-    return values if isinstance(values, list) else list(values)
+def _some_date(store: TransactionStore, start: int, end: int) -> list[str]:
+    """One date of rows ``start:end``, if any has one (every date is as wide)."""
+    dated = np.flatnonzero(store.days[start:end] != NO_DAY)
+    return [store.date(start + int(dated[0]))] if len(dated) else []
+
+
+def _extreme_amounts(store: TransactionStore, start: int, end: int) -> list[Decimal]:
+    """The smallest and largest amount of rows ``start:end`` (the widest texts are theirs)."""
+    if end <= start:
+        return []
+    cents = store.cents[start:end]
+    plain = [Decimal(int(cents.min())).scaleb(-2), Decimal(int(cents.max())).scaleb(-2)]
+    exact = [amount for row, amount in store.exact_rows() if start <= row < end]
+    if len(exact) == end - start:
+        return exact
+    return plain + exact
 
 
 class TransactionView:
@@ -306,7 +320,7 @@ class TransactionView:
     def view_amount_total(self) -> Decimal:
         """Sum of the amounts of the rows shown (computed once per view)."""
         if self._view_total is None:
-            self._view_total = self.data.index().total(self.view, self.data.amounts)
+            self._view_total = self.data.index().total(self.view)
         return self._view_total
 
     @property
