@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from textual import events
 from textual.css.stylesheet import Stylesheet
 
 from accountdesk.tui.screens.login import LoginScreen
@@ -70,14 +71,16 @@ async def test_an_empty_field_still_takes_the_focus_first(make_app: Callable[...
 
 
 @pytest.mark.parametrize(("size", "breakpoint"), [((100, 30), "-tall"), ((80, 20), "-short")])
-async def test_the_sign_in_screen_is_not_restyled_for_its_height_before_the_first_frame(
+async def test_the_sign_in_screen_is_styled_once_before_the_first_frame(
     make_app: Callable[..., Any],
     monkeypatch: pytest.MonkeyPatch,
     size: tuple[int, int],
     breakpoint: str,
 ) -> None:
     # Textual gives a screen its height class (-short / -tall, app.tcss) at
-    # its first resize, and restyles every widget of it then (~10 ms).
+    # its first resize, and restyles every widget of it then (~10 ms); and it
+    # restyles the whole screen at each resume, the first one too, which
+    # comes right after the mount that styled it (~9 ms).
     restyled: list[str] = []
     update = LoginScreen.update_node_styles
 
@@ -90,7 +93,11 @@ async def test_the_sign_in_screen_is_not_restyled_for_its_height_before_the_firs
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         assert app.screen.has_class(breakpoint)
-        assert len(restyled) == 1  # the screen's resume (Textual's)
+        assert restyled == []
+        # A later resume (Textual's switch back to a screen) restyles as before.
+        app.screen.post_message(events.ScreenResume())
+        await pilot.pause()
+        assert len(restyled) == 1
 
 
 async def test_the_sandbox_is_built_only_once_the_sign_in_screen_is_on_the_terminal(
