@@ -171,3 +171,28 @@ async def test_no_frame_is_rendered_while_the_start_up_batch_holds_it_back(
         assert [batch for batch in rendered if batch] == []
         keys = [key.description for key in app.screen.query("FooterKey")]
         assert "Sign in" in keys
+
+
+async def test_widgets_are_not_styled_before_they_are_mounted(
+    make_app: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An Input or a Button sets its classes as it is built, and Textual
+    # restyled it there, alone, before styling it again as it mounted (seven
+    # restyles before the sign-in screen's first frame, ~5 ms).
+    outside: list[str] = []
+    update_nodes = Stylesheet.update_nodes
+
+    def counted(self: Stylesheet, nodes: Any, animate: bool = False) -> None:
+        nodes = list(nodes)
+        outside.extend(type(node).__name__ for node in nodes if node.parent is None)
+        update_nodes(self, nodes, animate)
+
+    monkeypatch.setattr(Stylesheet, "update_nodes", counted)
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert outside == []
+        # Styled once mounted: the primary button's own rules apply.
+        sign_in = app.screen.query_one("#sign-in")
+        assert sign_in.has_class("-primary")
+        assert sign_in.styles.background != app.screen.query_one("#toggle-secret").styles.background

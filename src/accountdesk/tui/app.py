@@ -22,6 +22,7 @@ from weakref import WeakSet
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
@@ -154,6 +155,16 @@ class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoH
         if renderable is not None and not self._batch_count and screen not in self._shown:
             self._shown.add(screen)
             screen.post_message(ScreenShown())
+
+    def update_styles(self, node: DOMNode, animate: bool = True) -> None:
+        # Textual restyles a node whenever its classes change, also one not
+        # in the DOM yet: an Input or a Button setting its classes as it is
+        # built was styled alone there (seven times before the sign-in
+        # screen's first frame, ~5 ms), then again as it mounts (Textual's
+        # _register styles every new widget). Only the mount's counts.
+        if node is not self and node.parent is None:
+            return
+        super().update_styles(node, animate)
 
     def _sign_in_screen(self) -> LoginScreen:
         """The first screen, with its height class (app.tcss) already set.
