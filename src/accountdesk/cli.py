@@ -43,7 +43,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     # collecting during it only costs time; everything is frozen once painted.
     gc.disable()
     try:
-        args = build_parser().parse_args(argv)
+        if argv is None:
+            argv = sys.argv[1:]
+        # No arguments (the dashboard, as usually started): the top-level
+        # flags' defaults are all it needs (no subcommand parsers, ~10 ms).
+        args = build_parser(commands=bool(argv)).parse_args(argv)
         if args.scenarios and args.command in _NO_PACKS:
             return _fail(f"{args.command}: takes no --scenarios (a tour names its own packs)")
         if args.command == "sandbox":
