@@ -136,14 +136,16 @@ class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoH
     # -- lifecycle -----------------------------------------------------------
 
     def on_mount(self) -> None:
-        log.info("accountdesk started (pid %s) on %s", os.getpid(), self.desk.service_key)
         if self._first_values.keymap:
             self._apply_keymap()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         fit_terminal(self, self.size)  # before the first screen is laid out
         self.push_screen(self._sign_in_screen())
-        # Validated once the sign-in screen is on the terminal (a no-op when
-        # the desk was given validated settings); a sign-in waits for it.
+        # Once the sign-in screen is on the terminal: the log's first record
+        # (its formatter loads the sanitiser, ~4 ms), then the settings
+        # validated (a no-op when the desk was given validated settings; a
+        # sign-in waits for it).
+        self.call_after_refresh(self._log_start)
         self.call_after_refresh(self._check_settings)
         if self._on_first_frame is not None:
             self.call_after_refresh(self._on_first_frame)
@@ -179,6 +181,9 @@ class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoH
                 screen.add_class(name, update=False)
                 break
         return screen
+
+    def _log_start(self) -> None:
+        log.info("accountdesk started (pid %s) on %s", os.getpid(), self.desk.service_key)
 
     def _check_settings(self) -> None:
         if settings_usable(self):
