@@ -30,7 +30,6 @@ from accountdesk.core.desk import Desk
 from accountdesk.core.logs import install_file_logging, remove_file_logging
 
 from .base import MIN_SIZE, ForwardsWorkerFailures, fit_terminal, settings_usable
-from .commands import DeskCommands, system_commands
 from .demo import DemoHost, DemoStart
 from .messages import (
     ErrorRecorded,
@@ -54,6 +53,8 @@ from .terminal_app import TerminalAware
 from .toasting import StackedToasts
 
 if TYPE_CHECKING:
+    from textual.command import Provider
+
     from accountdesk.core.errors import ErrorRecord
     from accountdesk.core.jobs import TrackedJob
     from accountdesk.core.mfa import MfaResult
@@ -64,6 +65,13 @@ __all__ = ["MIN_SIZE", "AccountDeskApp"]
 log = logging.getLogger(__name__)
 
 
+def _desk_commands() -> type[Provider]:
+    """The palette's provider of our commands, imported when the palette opens (Textual's hook)."""
+    from .commands import DeskCommands
+
+    return DeskCommands
+
+
 class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoHost):
     """Terminal dashboard for the Account Data Service.
 
@@ -72,7 +80,7 @@ class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoH
     """
 
     TITLE = "accountdesk"
-    COMMANDS = App.COMMANDS | {DeskCommands}
+    COMMANDS = App.COMMANDS | {_desk_commands}
     CSS_PATH = styles_path("app.tcss")
     #: Under 24 lines screens get ``-short`` (app.tcss: inputs and buttons one
     #: line high, detail panes smaller), so the minimum size keeps every field.
@@ -425,4 +433,6 @@ class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoH
         return self.desk.dirs.log_file if self._log_handler is not None else None
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        from .commands import system_commands
+
         yield from system_commands(self, screen, super().get_system_commands(screen))
