@@ -18,11 +18,9 @@ from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
-from weakref import WeakSet
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
@@ -31,6 +29,7 @@ from accountdesk.core.logs import install_file_logging, remove_file_logging
 
 from .base import MIN_SIZE, ForwardsWorkerFailures, fit_terminal, settings_usable
 from .demo import DemoHost, DemoStart
+from .first_frame import QuickFirstFrame
 from .messages import (
     ErrorRecorded,
     JobsChanged,
@@ -38,7 +37,6 @@ from .messages import (
     OpenAccount,
     OpenMfaDialog,
     ReachabilityChanged,
-    ScreenShown,
     ServiceFailed,
     SettingsUnusable,
     ShowNotice,
@@ -72,7 +70,9 @@ def _desk_commands() -> type[Provider]:
     return DeskCommands
 
 
-class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoHost):
+class AccountDeskApp(
+    ForwardsWorkerFailures, QuickFirstFrame, StackedToasts, TerminalAware, DemoHost
+):
     """Terminal dashboard for the Account Data Service.
 
     ``desk`` holds everything a session needs (see ``accountdesk.core.desk``);
@@ -128,8 +128,6 @@ class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoH
         self.jobs_changed_signal: Signal[None] = Signal(self, "jobs-changed")
         self._jobs_change_pending = False
         self._logged_clashes: set[tuple[str, frozenset[str]]] = set()
-        #: Screens whose first frame was drawn (:class:`ScreenShown`).
-        self._shown: WeakSet[Screen[object]] = WeakSet()
         self.crash_report = []
         #: Why the settings cannot be used, when validation after the first
         #: frame refused them: the command prints it (exit status 2).
@@ -148,7 +146,7 @@ class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoH
             self._apply_keymap()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         fit_terminal(self, self.size)  # before the first screen is laid out
-        self.push_screen(self._sign_in_screen())
+        self.push_screen(self.with_height_class(LoginScreen()))
         # Once the sign-in screen is on the terminal: the log's first record
         # (its formatter loads the sanitiser, ~4 ms), then the settings
         # validated (a no-op when the desk was given validated settings; a
@@ -157,38 +155,6 @@ class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoH
         self.call_after_refresh(self._check_settings)
         if self._on_first_frame is not None:
             self.call_after_refresh(self._on_first_frame)
-
-    def _display(self, screen: Screen[object], renderable: object) -> None:
-        # Textual's: a frame goes to the terminal here, unless a batch holds
-        # it back (the whole start-up is one). A screen's first is said to it.
-        super()._display(screen, renderable)  # type: ignore[arg-type]
-        if renderable is not None and not self._batch_count and screen not in self._shown:
-            self._shown.add(screen)
-            screen.post_message(ScreenShown())
-
-    def update_styles(self, node: DOMNode, animate: bool = True) -> None:
-        # Textual restyles a node whenever its classes change, also one not
-        # in the DOM yet: an Input or a Button setting its classes as it is
-        # built was styled alone there (seven times before the sign-in
-        # screen's first frame, ~5 ms), then again as it mounts (Textual's
-        # _register styles every new widget). Only the mount's counts.
-        if node is not self and node.parent is None:
-            return
-        super().update_styles(node, animate)
-
-    def _sign_in_screen(self) -> LoginScreen:
-        """The first screen, with its height class (app.tcss) already set.
-
-        Textual sets it at the screen's first resize, which restyled every
-        widget of it once more before the first frame (~10 ms).
-        """
-        screen = LoginScreen()
-        height = self.size.height
-        for breakpoint, name in sorted(self.VERTICAL_BREAKPOINTS, reverse=True):
-            if height >= breakpoint:
-                screen.add_class(name, update=False)
-                break
-        return screen
 
     def _log_start(self) -> None:
         log.info("accountdesk started (pid %s) on %s", os.getpid(), self.desk.service_key)
