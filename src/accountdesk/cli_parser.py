@@ -111,13 +111,7 @@ def _client_only_none(epilog: Callable[[], str | None]) -> str | None:
         return None
 
 
-def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
-    """The whole command line; without ``commands``, the top-level flags alone.
-
-    The dashboard started without arguments (the usual way) needs only the
-    top-level flags' defaults: the ten subcommands' parsers and the modules
-    that add them cost ~10 ms of its first frame (issue 16).
-    """
+def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="accountdesk",
         description="Terminal dashboard for the Account Data Service\n"
@@ -155,16 +149,6 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
         choices=["debug", "info", "warning", "error"],
         help="detail of the log file (default: info)",
     )
-    if commands:
-        _add_commands(parser)
-    else:
-        parser.set_defaults(command=None)
-    return parser
-
-
-def _add_commands(parser: argparse.ArgumentParser) -> None:
-    from accountdesk.pack_flags import add_scenario_flags
-
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sandbox = commands.add_parser(
         "sandbox",
@@ -285,3 +269,4 @@ def _add_commands(parser: argparse.ArgumentParser) -> None:
     scenarios_command.add_parser(commands)
     record_command.add_parser(commands)
     completion_command.add_parser(commands)
+    return parser

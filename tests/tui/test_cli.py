@@ -35,7 +35,7 @@ def test_without_arguments_the_subcommands_are_not_built(monkeypatch: pytest.Mon
     assert cli.main([]) == 0
     assert built == []
     # The same values as the whole command line's.
-    assert vars(dashboard[0]) == vars(cli_parser.build_parser(commands=True).parse_args([]))
+    assert vars(dashboard[0]) == vars(cli_parser.build_parser().parse_args([]))
     built.clear()
     assert cli.main(["--log-level", "debug"]) == 0
     assert built == ["demo"] and dashboard[1].log_level == "debug"
