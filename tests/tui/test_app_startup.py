@@ -136,6 +136,7 @@ NOT_YET = ("pydantic", "pydantic_core", "pydantic_settings", "httpx", "accountde
            # which this child imports itself to report).
            "accountdesk.demo_command", "accountdesk.scenarios_command", "accountdesk.record_command",
            "accountdesk.completion_command", "argparse", "hashlib",
+           "accountdesk.client._redact",  # the log's redaction: at its first record
            "accountdesk.tui.commands")  # the palette's, when it opens
 
 def report(self, *args, **kwargs):
