@@ -137,7 +137,6 @@ NOT_YET = ("pydantic", "pydantic_core", "pydantic_settings", "httpx", "accountde
            "accountdesk.demo_command", "accountdesk.scenarios_command", "accountdesk.record_command",
            "accountdesk.completion_command", "argparse", "hashlib",
            "accountdesk.client._redact",  # the log's redaction: at its first record
-           "accountdesk.core.toasts",  # with the first toast
            "accountdesk.tui.commands")  # the palette's, when it opens
 
 def report(self, *args, **kwargs):

@@ -9,16 +9,14 @@ shown again.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.notifications import SeverityLevel
 
+from accountdesk.core.toasts import ToastStack
+
 from .base import DeskModal
 from .messages import RedrawToasts, StackToast
-
-if TYPE_CHECKING:
-    from accountdesk.core.toasts import ToastStack
 
 __all__ = ["StackedToasts"]
 
@@ -30,17 +28,8 @@ class StackedToasts(App[None]):
 
     def __init__(self, *args: object, **options: object) -> None:
         super().__init__(*args, **options)  # type: ignore[arg-type]
-        self._toast_stack: ToastStack | None = None
+        self._toasts = ToastStack()
         self._toast_generation = 0
-
-    @property
-    def _toasts(self) -> ToastStack:
-        # Made with the first toast: its module is not the first frame's (~1.5 ms).
-        if self._toast_stack is None:
-            from accountdesk.core.toasts import ToastStack
-
-            self._toast_stack = ToastStack()
-        return self._toast_stack
 
     def notify(
         self,
