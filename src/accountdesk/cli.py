@@ -16,16 +16,16 @@ Every mistake on the command line or in the config file is one line,
 
 from __future__ import annotations
 
-import argparse
 import gc
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-from accountdesk.cli_parser import build_parser
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
+    import argparse
+
     from accountdesk.core.paths import AppDirs
     from accountdesk.core.settings import Settings
 
@@ -33,6 +33,22 @@ __all__ = ["build_parser", "main"]
 
 #: What the dashboard needs beyond the client library.
 _APP_EXTRA = "pip install 'accountdesk[app]'"
+
+#: ``accountdesk`` without arguments (the dashboard, as usually started): the
+#: top-level flags' defaults as the parser gives them (tests/tui/test_cli.py
+#: checks), without argparse and the parser (~3-4 ms of the first frame, and
+#: the subcommands' parsers and modules ~4-10 ms more; issue 16).
+_NO_ARGUMENTS = {
+    "base_url": None,
+    "sandbox": False,
+    "profile": None,
+    "config": None,
+    "control_token": None,
+    "scenarios": None,
+    "scenarios_only": False,
+    "log_level": "info",
+    "command": None,
+}
 
 #: Commands a top-level ``--scenarios`` would mean nothing to.
 _NO_PACKS = ("screenshots", "explain", "serve", "demo", "scenarios", "completion")
@@ -43,7 +59,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     # collecting during it only costs time; everything is frozen once painted.
     gc.disable()
     try:
-        args = build_parser().parse_args(argv)
+        if argv is None:
+            argv = sys.argv[1:]
+        if argv:
+            args = build_parser().parse_args(argv)
+        else:
+            args = cast("argparse.Namespace", SimpleNamespace(**_NO_ARGUMENTS))
         if args.scenarios and args.command in _NO_PACKS:
             return _fail(f"{args.command}: takes no --scenarios (a tour names its own packs)")
         if args.command == "sandbox":
@@ -71,6 +92,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run_dashboard(args)
     finally:
         gc.enable()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line (:func:`accountdesk.cli_parser.build_parser`)."""
+    from accountdesk.cli_parser import build_parser as build
+
+    return build()
 
 
 def _require(package: str) -> None:

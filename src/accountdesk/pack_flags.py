@@ -9,13 +9,14 @@ sandbox and ``accountdesk record`` from it.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import argparse  # not imported by the dashboard started without arguments
+
     from accountdesk.sandbox.scenarios import ScenarioSet
 
 __all__ = ["add_scenario_flags", "embedded_packs", "fail", "load_packs", "served_packs"]

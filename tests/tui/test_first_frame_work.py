@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from textual import events
 from textual.css.stylesheet import Stylesheet
 
 from accountdesk.tui.screens.login import LoginScreen
@@ -70,14 +71,16 @@ async def test_an_empty_field_still_takes_the_focus_first(make_app: Callable[...
 
 
 @pytest.mark.parametrize(("size", "breakpoint"), [((100, 30), "-tall"), ((80, 20), "-short")])
-async def test_the_sign_in_screen_is_not_restyled_for_its_height_before_the_first_frame(
+async def test_the_sign_in_screen_is_styled_once_before_the_first_frame(
     make_app: Callable[..., Any],
     monkeypatch: pytest.MonkeyPatch,
     size: tuple[int, int],
     breakpoint: str,
 ) -> None:
     # Textual gives a screen its height class (-short / -tall, app.tcss) at
-    # its first resize, and restyles every widget of it then (~10 ms).
+    # its first resize, and restyles every widget of it then (~10 ms); and it
+    # restyles the whole screen at each resume, the first one too, which
+    # comes right after the mount that styled it (~9 ms).
     restyled: list[str] = []
     update = LoginScreen.update_node_styles
 
@@ -90,7 +93,11 @@ async def test_the_sign_in_screen_is_not_restyled_for_its_height_before_the_firs
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         assert app.screen.has_class(breakpoint)
-        assert len(restyled) == 1  # the screen's resume (Textual's)
+        assert restyled == []
+        # A later resume (Textual's switch back to a screen) restyles as before.
+        app.screen.post_message(events.ScreenResume())
+        await pilot.pause()
+        assert len(restyled) == 1
 
 
 async def test_the_sandbox_is_built_only_once_the_sign_in_screen_is_on_the_terminal(
@@ -164,3 +171,58 @@ async def test_no_frame_is_rendered_while_the_start_up_batch_holds_it_back(
         assert [batch for batch in rendered if batch] == []
         keys = [key.description for key in app.screen.query("FooterKey")]
         assert "Sign in" in keys
+
+
+async def test_widgets_are_not_styled_before_they_are_mounted(
+    make_app: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An Input or a Button sets its classes as it is built, and Textual
+    # restyled it there, alone, before styling it again as it mounted (seven
+    # restyles before the sign-in screen's first frame, ~5 ms).
+    outside: list[str] = []
+    update_nodes = Stylesheet.update_nodes
+
+    def counted(self: Stylesheet, nodes: Any, animate: bool = False) -> None:
+        nodes = list(nodes)
+        outside.extend(type(node).__name__ for node in nodes if node.parent is None)
+        update_nodes(self, nodes, animate)
+
+    monkeypatch.setattr(Stylesheet, "update_nodes", counted)
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert outside == []
+        # Styled once mounted: the primary button's own rules apply.
+        sign_in = app.screen.query_one("#sign-in")
+        assert sign_in.has_class("-primary")
+        assert sign_in.styles.background != app.screen.query_one("#toggle-secret").styles.background
+
+
+async def test_nothing_is_logged_before_the_first_frame(
+    make_app: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The log's first record loads the sanitiser its formatter uses (~4 ms):
+    # "accountdesk started" is written once the sign-in screen is shown.
+    from textual.app import App
+
+    from accountdesk.core import logs
+
+    events: list[str] = []
+    display = App._display
+    format_record = logs._SafeFormatter.format
+
+    def shown(app: App[Any], screen: Any, renderable: Any) -> None:
+        display(app, screen, renderable)
+        if renderable is not None and not app._batch_count and "frame" not in events:
+            events.append("frame")
+
+    def formatted(formatter: logs._SafeFormatter, record: Any) -> str:
+        events.append(record.getMessage().split(" (")[0])
+        return format_record(formatter, record)
+
+    monkeypatch.setattr(App, "_display", shown)
+    monkeypatch.setattr(logs._SafeFormatter, "format", formatted)
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert events[:2] == ["frame", "accountdesk started"]

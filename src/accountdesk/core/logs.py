@@ -45,6 +45,26 @@ class _SafeFormatter(logging.Formatter):
         return "\n".join(sanitise_text(line) for line in text.split("\n"))
 
 
+class _RedactionOnFirstRecord(logging.Filter):
+    """The client's :class:`~accountdesk.client.RedactingFilter`, built for the first record.
+
+    Its patterns cost ~2-3 ms of imports, and the app logs nothing before
+    its first frame (issue 16). Every record still passes through it.
+    """
+
+    def __init__(self, secrets: Iterable[object]) -> None:
+        super().__init__()
+        self._secrets = [s for s in secrets if isinstance(s, str)]
+        self._redacting: logging.Filter | None = None
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self._redacting is None:
+            from accountdesk.client import RedactingFilter
+
+            self._redacting = RedactingFilter(secrets=self._secrets)
+        return bool(self._redacting.filter(record))
+
+
 def _open_owner_only(path: Path) -> None:
     """Create the log file 0600 (and tighten an older, looser one) before the handler opens it."""
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -63,8 +83,6 @@ def install_file_logging(
     ``secrets`` are extra registries or exact strings the redaction hides.
     A log folder we cannot write is not fatal: the app runs without a log.
     """
-    from accountdesk.client import RedactingFilter
-
     logger = logging.getLogger(ROOT_LOGGER)
     logger.setLevel(parse_level(level))
     # The terminal belongs to the UI: records must never climb to a stderr handler.
@@ -77,7 +95,7 @@ def install_file_logging(
     handler.setFormatter(_SafeFormatter(_FORMAT))
     # Default registries: every live client's secret and tokens, plus what the
     # app registered (a secret typed at sign-in, even a refused one).
-    handler.addFilter(RedactingFilter(secrets=[s for s in secrets if isinstance(s, str)]))
+    handler.addFilter(_RedactionOnFirstRecord(secrets))
     logger.addHandler(handler)
     return handler
 

@@ -15,7 +15,6 @@ same text (or differ only in case) apart.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -49,6 +48,8 @@ def _part(text: str, fallback: str) -> str:
 
 def state_folder_name(service_key: str, api_key: str) -> str:
     """The folder name of one service and key: readable, safe, and one per exact pair."""
+    import hashlib  # here: OpenSSL's ~2 ms are not the first frame's (issue 16)
+
     host = urlsplit(service_key).netloc if "://" in service_key else service_key
     digest = hashlib.sha256(f"{service_key}\n{api_key}".encode("utf-8", "surrogatepass"))
     return f"{_part(host, 'service')}-{_part(api_key, 'key')}-{digest.hexdigest()[:16]}"

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import json
 import logging
 import os
 import tempfile
@@ -77,6 +76,8 @@ def _reason(error: BaseException) -> str:
         return error.strerror
     if isinstance(error, UnicodeDecodeError):
         return "not UTF-8 text"
+    import json  # only a failure needs it
+
     if isinstance(error, json.JSONDecodeError):
         return f"not JSON (line {error.lineno})"
     return str(error) or type(error).__name__
@@ -123,6 +124,8 @@ class Store:
         except IsADirectoryError as error:
             # Not ours to move: a folder where our file should be.
             raise OSError(error.errno, "it is a folder, not a file") from None
+        import json  # on the first read, not with the start-up's imports (issue 16)
+
         try:
             return validate(json.loads(data.decode("utf-8")))
         except (ValueError, TypeError, KeyError, RecursionError) as error:
@@ -137,6 +140,8 @@ class Store:
         return self.write_stream(path, lambda stream: stream.write(text)) is not None
 
     def write_json(self, path: Path, document: Any) -> bool:
+        import json
+
         return self.write_text(path, json.dumps(document, indent=1, ensure_ascii=False) + "\n")
 
     def write_stream(
@@ -185,6 +190,8 @@ class Store:
         Another process's changes made since we last read are in what
         ``change`` receives, so nothing either of us wrote is lost.
         """
+        import json
+
         try:
             with self.locked(path):
                 current = self._load_json(path, validate, default)

@@ -18,7 +18,6 @@ from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
-from weakref import WeakSet
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -29,8 +28,8 @@ from accountdesk.core.desk import Desk
 from accountdesk.core.logs import install_file_logging, remove_file_logging
 
 from .base import MIN_SIZE, ForwardsWorkerFailures, fit_terminal, settings_usable
-from .commands import DeskCommands, system_commands
 from .demo import DemoHost, DemoStart
+from .first_frame import QuickFirstFrame
 from .messages import (
     ErrorRecorded,
     JobsChanged,
@@ -38,7 +37,6 @@ from .messages import (
     OpenAccount,
     OpenMfaDialog,
     ReachabilityChanged,
-    ScreenShown,
     ServiceFailed,
     SettingsUnusable,
     ShowNotice,
@@ -53,6 +51,8 @@ from .terminal_app import TerminalAware
 from .toasting import StackedToasts
 
 if TYPE_CHECKING:
+    from textual.command import Provider
+
     from accountdesk.core.errors import ErrorRecord
     from accountdesk.core.jobs import TrackedJob
     from accountdesk.core.mfa import MfaResult
@@ -63,7 +63,16 @@ __all__ = ["MIN_SIZE", "AccountDeskApp"]
 log = logging.getLogger(__name__)
 
 
-class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoHost):
+def _desk_commands() -> type[Provider]:
+    """The palette's provider of our commands, imported when the palette opens (Textual's hook)."""
+    from .commands import DeskCommands
+
+    return DeskCommands
+
+
+class AccountDeskApp(
+    ForwardsWorkerFailures, QuickFirstFrame, StackedToasts, TerminalAware, DemoHost
+):
     """Terminal dashboard for the Account Data Service.
 
     ``desk`` holds everything a session needs (see ``accountdesk.core.desk``);
@@ -71,7 +80,7 @@ class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoH
     """
 
     TITLE = "accountdesk"
-    COMMANDS = App.COMMANDS | {DeskCommands}
+    COMMANDS = App.COMMANDS | {_desk_commands}
     CSS_PATH = styles_path("app.tcss")
     #: Under 24 lines screens get ``-short`` (app.tcss: inputs and buttons one
     #: line high, detail panes smaller), so the minimum size keeps every field.
@@ -119,8 +128,6 @@ class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoH
         self.jobs_changed_signal: Signal[None] = Signal(self, "jobs-changed")
         self._jobs_change_pending = False
         self._logged_clashes: set[tuple[str, frozenset[str]]] = set()
-        #: Screens whose first frame was drawn (:class:`ScreenShown`).
-        self._shown: WeakSet[Screen[object]] = WeakSet()
         self.crash_report = []
         #: Why the settings cannot be used, when validation after the first
         #: frame refused them: the command prints it (exit status 2).
@@ -135,39 +142,22 @@ class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoH
     # -- lifecycle -----------------------------------------------------------
 
     def on_mount(self) -> None:
-        log.info("accountdesk started (pid %s) on %s", os.getpid(), self.desk.service_key)
         if self._first_values.keymap:
             self._apply_keymap()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         fit_terminal(self, self.size)  # before the first screen is laid out
-        self.push_screen(self._sign_in_screen())
-        # Validated once the sign-in screen is on the terminal (a no-op when
-        # the desk was given validated settings); a sign-in waits for it.
+        self.push_screen(self.with_height_class(LoginScreen()))
+        # Once the sign-in screen is on the terminal: the log's first record
+        # (its formatter loads the sanitiser, ~4 ms), then the settings
+        # validated (a no-op when the desk was given validated settings; a
+        # sign-in waits for it).
+        self.call_after_refresh(self._log_start)
         self.call_after_refresh(self._check_settings)
         if self._on_first_frame is not None:
             self.call_after_refresh(self._on_first_frame)
 
-    def _display(self, screen: Screen[object], renderable: object) -> None:
-        # Textual's: a frame goes to the terminal here, unless a batch holds
-        # it back (the whole start-up is one). A screen's first is said to it.
-        super()._display(screen, renderable)  # type: ignore[arg-type]
-        if renderable is not None and not self._batch_count and screen not in self._shown:
-            self._shown.add(screen)
-            screen.post_message(ScreenShown())
-
-    def _sign_in_screen(self) -> LoginScreen:
-        """The first screen, with its height class (app.tcss) already set.
-
-        Textual sets it at the screen's first resize, which restyled every
-        widget of it once more before the first frame (~10 ms).
-        """
-        screen = LoginScreen()
-        height = self.size.height
-        for breakpoint, name in sorted(self.VERTICAL_BREAKPOINTS, reverse=True):
-            if height >= breakpoint:
-                screen.add_class(name, update=False)
-                break
-        return screen
+    def _log_start(self) -> None:
+        log.info("accountdesk started (pid %s) on %s", os.getpid(), self.desk.service_key)
 
     def _check_settings(self) -> None:
         if settings_usable(self):
@@ -409,4 +399,6 @@ class AccountDeskApp(ForwardsWorkerFailures, StackedToasts, TerminalAware, DemoH
         return self.desk.dirs.log_file if self._log_handler is not None else None
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        from .commands import system_commands
+
         yield from system_commands(self, screen, super().get_system_commands(screen))

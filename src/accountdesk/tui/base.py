@@ -106,6 +106,20 @@ class _FitsTheTerminal:
         # screen out at the new size at once.
         fit_terminal(self.app, event.size)  # type: ignore[attr-defined]
 
+    #: The screen's first resume was handled (see ``_on_screen_resume``).
+    _resumed = False
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Before Textual's own handler (later in the MRO), which restyles
+        # every widget of the screen on each resume. The first comes right
+        # after the screen's mount, which styled each widget (and every class
+        # changed since restyled its own): for the sign-in screen, 26 nodes
+        # styled twice before the first frame (~9 ms). Later resumes (back
+        # from a screen above) still restyle.
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
+
     #: A frame of this screen was rendered outside a batch (so it was written).
     _drawn = False
 
