@@ -3,9 +3,9 @@
 The cursor is a position in the view (``TransactionTable.cursor_row``). Rows
 a read appends go after the last one in the service's order, so there the
 transaction under the cursor stays put. In a sorted view they are merged
-in: each batch moves the rows after the cursor's place down, and the
-cursor, left at its position, lands on another transaction (defect noted in
-#16, fifth round: the fix is the screen's and the table's, see the reason).
+in: each batch moves the rows after the cursor's place down, so the screen
+notes the transaction under the cursor before a batch and moves the cursor
+to its new place after it (it landed on another transaction: #16, fifth round).
 """
 
 from __future__ import annotations
@@ -22,15 +22,6 @@ from accountdesk.tui.widgets.transaction_table import TransactionTable
 pytestmark = pytest.mark.anyio
 
 __all__ = ["small_bulk"]  # the fixture, shared with test_transactions_stream
-
-CAUSE = (
-    "TransactionTable keeps the cursor as a position (cursor_row); view_grown() -> "
-    "TransactionView.grown() re-sorts the grown data and view_changed() only clamps the "
-    "position, so in a sorted view the cursor lands on whichever transaction the merge "
-    "put there. Fix (engineer B's files: tui/widgets/transaction_table.py, "
-    "tui/screens/transactions.py): note the cursor's transaction before view_grown and "
-    "move the cursor to that transaction's new position after it."
-)
 
 
 async def _end_on_the_first_rows(pilot: Any, transport: HeldTransport, *keys: str) -> Any:
@@ -62,7 +53,6 @@ async def test_end_in_the_services_order_stays_on_its_transaction(
         assert table.current_row.transaction_id == chosen
 
 
-@pytest.mark.xfail(strict=True, reason=CAUSE)
 async def test_end_on_a_sorted_table_stays_on_its_transaction_as_rows_arrive(
     make_app: Any, small_bulk: Any
 ) -> None:

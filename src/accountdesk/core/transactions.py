@@ -312,6 +312,13 @@ class TransactionView:
     def currency(self) -> str | None:
         return self.data.currency
 
+    def position_of(self, data_row: int, *, near: int = 0) -> int:
+        """Where data row ``data_row`` is shown now (``near``, kept in range, if it is not)."""
+        found = np.flatnonzero(self.view == data_row)
+        if len(found):
+            return int(found[0])
+        return min(near, max(len(self.view) - 1, 0))
+
     def row(self, position: int) -> TransactionRow:
         """The row shown at ``position`` of the view."""
         return self.data.row(int(self.view[position]))

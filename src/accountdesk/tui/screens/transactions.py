@@ -225,7 +225,12 @@ transactions job on the account screen first if the list is empty.
             return  # Back while this was on its way: the screen is gone
         data = message.data
         if self.view is not None and self.view.data is data:
+            table = self.query_one(TransactionTable)
+            chosen = self._row_under_cursor(table)
             self.view_grown(self.view)
+            if chosen is not None:
+                # Sorted, the new rows are merged in: stay on the same transaction.
+                table.cursor_row = self.view.position_of(chosen, near=table.cursor_row)
             self._view_changed()
         else:
             self._show(data)
@@ -251,12 +256,21 @@ transactions job on the account screen first if the list is empty.
         table.loading = False
         table.set_view(view)
         self.draw_summary()
-        table.focus()
+        if not isinstance(self.focused, Input):
+            # Not from a box the person moved to (/ or d) while the rows were on their way.
+            table.focus()
         if not data.indexed:
             # Built once the first page is on screen (on_transaction_table_painted);
             # at the latest a second on, for a table not drawn (a terminal a
             # few rows high, another screen on top), whose total waits for it.
             self.set_timer(1.0, lambda: self._start_index(data))
+
+    def _row_under_cursor(self, table: TransactionTable) -> int | None:
+        """The data row under the cursor, where growing may move it (a sorted view)."""
+        view = self.view
+        if view is None or view.sort_key is None or not len(view.view):
+            return None
+        return int(view.view[min(table.cursor_row, len(view.view) - 1)])
 
     def on_transaction_table_painted(self, message: TransactionTable.Painted) -> None:
         # Not sooner: the index's thread takes the GIL in turns with the UI
