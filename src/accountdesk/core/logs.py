@@ -84,6 +84,8 @@ def install_file_logging(
     A log folder we cannot write is not fatal: the app runs without a log.
     """
     logger = logging.getLogger(ROOT_LOGGER)
+    if not _file_handlers(logger):
+        _before[ROOT_LOGGER] = (logger.level, logger.propagate)
     logger.setLevel(parse_level(level))
     # The terminal belongs to the UI: records must never climb to a stderr handler.
     logger.propagate = False
@@ -91,6 +93,7 @@ def install_file_logging(
         _open_owner_only(log_file)
         handler: logging.Handler = logging.FileHandler(log_file, encoding="utf-8")
     except OSError:
+        _restore(logger)
         return None
     handler.setFormatter(_SafeFormatter(_FORMAT))
     # Default registries: every live client's secret and tokens, plus what the
@@ -101,11 +104,26 @@ def install_file_logging(
 
 
 def remove_file_logging(handler: logging.Handler | None) -> None:
-    """Undo :func:`install_file_logging` (and let records climb again, as before it)."""
+    """Undo :func:`install_file_logging`: with the last handler, the level and propagation as before it."""
     if handler is None:
         return
     logger = logging.getLogger(ROOT_LOGGER)
     logger.removeHandler(handler)
     handler.close()
-    if not any(isinstance(h, logging.FileHandler) for h in logger.handlers):
-        logger.propagate = True
+    _restore(logger)
+
+
+#: The app's logger's level and propagation before the first file handler (restored
+#: with the last: an app run inside another program, or a test, leaves them as found).
+_before: dict[str, tuple[int, bool]] = {}
+
+
+def _file_handlers(logger: logging.Logger) -> list[logging.Handler]:
+    return [h for h in logger.handlers if isinstance(h, logging.FileHandler)]
+
+
+def _restore(logger: logging.Logger) -> None:
+    if not _file_handlers(logger):
+        level, propagate = _before.pop(logger.name, (logging.NOTSET, True))
+        logger.setLevel(level)
+        logger.propagate = propagate
