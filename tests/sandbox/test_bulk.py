@@ -238,3 +238,22 @@ def test_a_large_answer_built_ahead_comes_from_a_process_of_its_own_byte_for_byt
     records.TransactionCache(START.date()).prepare(small, apart=True)
     records.TransactionCache(START.date()).prepare(scenario)
     assert len(started) == 3
+
+
+def test_a_huge_answer_is_built_apart_on_its_read_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A million rows are seconds of building: in a thread of the app they took
+    # its GIL for the whole read; a child's 0.1-0.4 s start is small beside it.
+    monkeypatch.setattr(records, "ALWAYS_APART_ROWS", 2_000)
+    started: list[list[str]] = []
+    popen = subprocess.Popen
+
+    def recorded(args: list[str], **options: Any) -> subprocess.Popen[bytes]:
+        started.append(args)
+        return popen(args, **options)
+
+    monkeypatch.setattr(build_process.subprocess, "Popen", recorded)
+    for rows, children in ((1_500, 0), (2_500, 1)):
+        scenario = _bulk(rows)
+        cache = records.TransactionCache(START.date())
+        assert cache.get(scenario) == records.transactions_json(scenario, START.date())
+        assert len(started) == children

@@ -185,6 +185,10 @@ READER_PATIENCE = 1.0
 #: Generated answers of this many rows or more, built ahead, are built by a
 #: child process (user_bulk: ~0.3 s of Python; 10,000 rows take ~30 ms).
 BUILT_APART_ROWS = 10_000
+#: ... and from this many rows a build is always apart, on the read too: the
+#: child's start (0.1-0.4 s) is small beside seconds of building in the app's
+#: GIL (a million rows: ~5 s, while the read parses as fast as it arrives).
+ALWAYS_APART_ROWS = 500_000
 
 
 class _Packed(bytes):
@@ -348,6 +352,9 @@ class TransactionCache:
             self._body(scenario)
 
     def _body(self, scenario: Scenario, *, apart: bool = False) -> _Body:
+        plan = scenario.transactions
+        if isinstance(plan, GeneratedTransactions) and plan.count >= ALWAYS_APART_ROWS:
+            apart = True
         with self._lock:
             body = self._built.get(scenario.user_id)
             if body is None and apart:
