@@ -52,6 +52,11 @@ _NO_ARGUMENTS = {
 
 #: Commands a top-level ``--scenarios`` would mean nothing to.
 _NO_PACKS = ("screenshots", "explain", "serve", "demo", "scenarios", "completion")
+#: Why a command takes no ``--scenarios``, where the reason is not just that.
+_NO_PACKS_WHY = {
+    "demo": " (a tour names its own packs)",
+    "scenarios": " (name the packs after it: scenarios check FILE)",
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -66,7 +71,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             args = cast("argparse.Namespace", SimpleNamespace(**_NO_ARGUMENTS))
         if args.scenarios and args.command in _NO_PACKS:
-            return _fail(f"{args.command}: takes no --scenarios (a tour names its own packs)")
+            why = _NO_PACKS_WHY.get(args.command, "")
+            return _fail(f"{args.command}: takes no --scenarios{why}")
         if args.command == "sandbox":
             return _serve_sandbox(args)
         if args.command == "screenshots":

@@ -125,6 +125,9 @@ def test_the_app_takes_packs_for_its_embedded_sandbox_only(
     )
     assert cli.main(["--config", config, "--scenarios", str(EXAMPLE), "demo"]) == 2
     assert "demo: takes no --scenarios (a tour names its own packs)" in capsys.readouterr().err
+    # Only demo runs tours: explain is told so plainly.
+    assert cli.main(["--scenarios", str(EXAMPLE), "explain", "AC-108"]) == 2
+    assert capsys.readouterr().err.endswith("explain: takes no --scenarios\n")
 
 
 def test_record_from_the_embedded_sandbox_appends_and_refuses_to_overwrite(
