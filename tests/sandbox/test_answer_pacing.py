@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
 from accountdesk.sandbox import embedded, records
@@ -104,6 +106,27 @@ async def test_a_caller_gone_ends_the_sandboxs_wait_for_room() -> None:
     relay.close()  # never read, closed (the response's aclose)
     await asyncio.wait_for(waiting, 5)
     assert over.is_set()
+
+
+@pytest.mark.anyio
+async def test_the_pieces_already_relayed_are_read_as_one_chunk_in_order() -> None:
+    # Each chunk read is a hop to the parse's thread: ~100 pieces of 140 KB
+    # made ~100 hops. Pieces waiting are joined (up to JOINED), as a
+    # socket's read would; what arrives later is read as it comes.
+    relay, _over = _serving_relay()
+    request = httpx.Request("GET", "http://sandbox/x")
+    body = embedded._AnswerBody(relay, concurrent.futures.Future(), request)
+    piece = embedded.JOINED // 2
+    pieces = [bytes([65 + n]) * piece for n in range(5)]
+    for data in pieces:
+        relay.put(("body", data))
+    relay.put(("end",))
+    for _ in range(10):
+        await asyncio.sleep(0)  # the puts reach the queue
+    chunks = [chunk async for chunk in body]
+    assert b"".join(chunks) == b"".join(pieces)
+    assert [len(chunk) for chunk in chunks] == [2 * piece, 2 * piece, piece]  # JOINED a read
+    assert relay._unread == 0  # every byte counted as read: the window is free
 
 
 def test_the_embedded_sandbox_is_built_with_what_its_first_streamed_answer_imports() -> None:

@@ -28,6 +28,8 @@ __all__ = ["ANSWER_WINDOW", "EmbeddedTransport"]
 
 #: Body bytes the sandbox may send ahead of the caller's reading (a socket's buffers, roughly).
 ANSWER_WINDOW = 512 * 1024
+#: Pieces already relayed are read as one chunk until it is this big.
+JOINED = 1024 * 1024
 
 _ASGIApp = Any
 
@@ -254,6 +256,18 @@ class _Relay:
     async def get(self) -> tuple[Any, ...]:
         return await self._queue.get()
 
+    def joined(self, first: bytes) -> tuple[bytes, tuple[Any, ...] | None]:
+        """``first`` and the body pieces queued after it (until :data:`JOINED` is reached),
+        and the item that stopped the join (None: the queue ran empty)."""
+        pieces, size = [first], len(first)
+        while size < JOINED and not self._queue.empty():
+            item = self._queue.get_nowait()
+            if item[0] != "body":
+                return b"".join(pieces), item
+            pieces.append(item[1])
+            size += len(item[1])
+        return (first if len(pieces) == 1 else b"".join(pieces)), None
+
     def close(self) -> None:
         """The caller is gone: the sandbox stops sending (and waiting for room)."""
         self._wake(over=True)
@@ -286,9 +300,14 @@ class _AnswerBody(httpx.AsyncByteStream):
         while True:
             item = await self._relay.get()
             if item[0] == "body":
-                self._relay.took(len(item[1]))
-                yield item[1]
-            elif item[0] == "end":
+                # The pieces already here, as one chunk (a socket's read would join them too).
+                chunk, stopped = self._relay.joined(item[1])
+                self._relay.took(len(chunk))
+                yield chunk
+                if stopped is None:
+                    continue
+                item = stopped
+            if item[0] == "end":
                 return
             else:  # dropped or closed: as a connection dropped by a server
                 raise httpx.ReadError(
