@@ -128,12 +128,18 @@ class LogLines(logging.Handler):
         super().close()
 
 
-async def closed(ws: aiohttp.ClientWebSocketResponse) -> bool:
-    """True once the server closed ``ws`` (anything the fake still said is skipped)."""
-    while True:
-        message = await ws.receive(timeout=20)
-        if message.type in {aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED}:
-            return True
+async def closed(ws: aiohttp.ClientWebSocketResponse, within: float = 30.0) -> bool:
+    """True once the server closed ``ws`` (anything the fake still said is skipped).
+
+    One deadline for the whole wait: a receive's own timeout starts again at
+    each heartbeat ping the server sends (every 15 s), so a tab the server
+    never closes waited forever (one CI run hung here).
+    """
+    async with asyncio.timeout(within):
+        while True:
+            message = await ws.receive()
+            if message.type in {aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED}:
+                return True
 
 
 async def until(condition: Callable[[], bool], within: float = 20.0) -> None:
