@@ -198,6 +198,19 @@ def test_generated_rows_are_the_draws_of_randoms_own_methods(
         assert list(generated.generated_fields(user_id, plan, newest)) == expected, plan
 
 
+def _children_started(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The command lines of the build processes started from now on (they still run)."""
+    started: list[list[str]] = []
+    popen = subprocess.Popen
+
+    def recorded(args: list[str], **options: Any) -> subprocess.Popen[bytes]:
+        started.append(args)
+        return popen(args, **options)
+
+    monkeypatch.setattr(build_process.subprocess, "Popen", recorded)
+    return started
+
+
 def test_a_large_answer_built_ahead_comes_from_a_process_of_its_own_byte_for_byte(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -207,14 +220,7 @@ def test_a_large_answer_built_ahead_comes_from_a_process_of_its_own_byte_for_byt
     scenario = _bulk(2_500)
     expected = records.transactions_json(scenario, START.date())
     monkeypatch.setattr(records, "BUILT_APART_ROWS", 2_000)
-    started: list[list[str]] = []
-    popen = subprocess.Popen
-
-    def recorded(args: list[str], **options: Any) -> subprocess.Popen[bytes]:
-        started.append(args)
-        return popen(args, **options)
-
-    monkeypatch.setattr(build_process.subprocess, "Popen", recorded)
+    started = _children_started(monkeypatch)
     cut_short = build_process._CHILD.replace("out.flush()", "out.flush(); sys.exit(3)")
     cut_short = cut_short.replace("    out.write(piece)", "    out.write(piece[:99])")
     for child in (build_process._CHILD, cut_short):
@@ -244,14 +250,7 @@ def test_a_huge_answer_is_built_apart_on_its_read_too(monkeypatch: pytest.Monkey
     # A million rows are seconds of building: in a thread of the app they took
     # its GIL for the whole read; a child's 0.1-0.4 s start is small beside it.
     monkeypatch.setattr(records, "ALWAYS_APART_ROWS", 2_000)
-    started: list[list[str]] = []
-    popen = subprocess.Popen
-
-    def recorded(args: list[str], **options: Any) -> subprocess.Popen[bytes]:
-        started.append(args)
-        return popen(args, **options)
-
-    monkeypatch.setattr(build_process.subprocess, "Popen", recorded)
+    started = _children_started(monkeypatch)
     for rows, children in ((1_500, 0), (2_500, 1)):
         scenario = _bulk(rows)
         cache = records.TransactionCache(START.date())
