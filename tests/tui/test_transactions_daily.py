@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 from rich.cells import cell_len
+from test_transactions_stream import until
 from textual.widgets import Input, Static
 from tui_helpers import (
     RecordingTransport,
@@ -37,9 +38,20 @@ async def open_transactions(pilot: Any, user_id: str) -> TransactionsScreen:
     # not always enough for the push on a loaded CI machine).
     await asyncio.wait_for(driver(pilot).until_quiet(), 20)
     await settle(pilot)
+    # ... and until its read is complete: the rows are decoded off the loop, and
+    # a CI run under load found the view still None after quiet and settle.
+    await until(pilot, lambda: _read(pilot.app.screen))
     screen = pilot.app.screen
     assert isinstance(screen, TransactionsScreen)
     return screen
+
+
+def _read(screen: object) -> bool:
+    return (
+        isinstance(screen, TransactionsScreen)
+        and screen.view is not None
+        and screen.view.data.complete
+    )
 
 
 def text_of(screen: TransactionsScreen, selector: str) -> str:
