@@ -3,7 +3,8 @@
 Deterministic: the draws of ``random.Random`` seeded by the pack's seed or
 the user id, so the same user on the same day always gets the same list
 (snapshot tests rely on it), and the same bytes as the generator always
-gave. Standard library only.
+gave. Standard library only: the build process (:mod:`.build_process`) runs
+this file by itself, without the package (see :func:`generated_pieces`).
 """
 
 from __future__ import annotations
@@ -14,11 +15,24 @@ import random
 import sys
 import zlib
 from collections.abc import Iterator
-from typing import Any
+from itertools import islice
+from typing import TYPE_CHECKING, Any
 
-from .scenario import GeneratedTransactions
+if TYPE_CHECKING:  # not imported when it runs: the build process loads this file alone
+    from .scenario import GeneratedTransactions
 
-__all__ = ["CATEGORIES", "Merchant", "generated_fields", "generated_json"]
+__all__ = [
+    "CATEGORIES",
+    "ROWS_PER_PIECE",
+    "Merchant",
+    "generated_fields",
+    "generated_json",
+    "generated_pieces",
+    "transactions_opening",
+]
+
+#: Rows drawn and written per piece of an answer (see :func:`generated_pieces`).
+ROWS_PER_PIECE = 1_000
 
 #: (description, category, smallest and largest amount in cents).
 Merchant = tuple[str, str, int, int]
@@ -205,3 +219,28 @@ def generated_json(user_id: str, plan: GeneratedTransactions, newest: dt.date) -
 
 #: Every category the generator knows (a pack's ``categories`` picks among them).
 CATEGORIES: frozenset[str] = frozenset(m[1] for m in (*_SPENDING, *_INCOME))
+
+
+def transactions_opening(user_id: str, currency: str | None) -> str:
+    """A transactions answer's text up to its first row: ``{"user_id":..,"transactions":[``."""
+    head = json.dumps(
+        {"user_id": user_id, "currency": currency}, separators=(",", ":"), ensure_ascii=False
+    )
+    return f'{head[:-1]},"transactions":['
+
+
+def generated_pieces(
+    user_id: str, currency: str | None, plan: GeneratedTransactions, newest: dt.date
+) -> Iterator[bytes]:
+    """A generated user's whole transactions answer, :data:`ROWS_PER_PIECE` rows a piece.
+
+    The pieces joined are one compact ``json.dumps`` of the record, written
+    straight from the draws (no dict, no dumps per row). ``plan`` needs only
+    its fields (the build process is sent them in a ``SimpleNamespace``).
+    """
+    opening = transactions_opening(user_id, currency)
+    texts = generated_json(user_id, plan, newest)
+    while written := list(islice(texts, ROWS_PER_PIECE)):
+        yield (opening + ",".join(written)).encode()
+        opening = ","
+    yield b"]}" if opening == "," else (opening + "]}").encode()

@@ -21,7 +21,7 @@ from typing import Any
 
 from .build_process import pieces_built_apart
 from .clock import wire_time
-from .generated import generated_fields, generated_json
+from .generated import ROWS_PER_PIECE, generated_fields, generated_pieces, transactions_opening
 from .scenario import GeneratedTransactions, Scenario
 
 __all__ = [
@@ -34,8 +34,8 @@ __all__ = [
     "transactions_pieces",
 ]
 
-#: Rows serialised per json.dumps call (see transactions_json).
-ROWS_PER_DUMPS = 1_000
+#: Rows serialised per json.dumps call (see transactions_json); generated rows, per piece.
+ROWS_PER_DUMPS = ROWS_PER_PIECE
 
 #: The order of a transaction's fields on the wire.
 _ROW_KEYS = ("transaction_id", "date", "amount", "description", "category", "pending")
@@ -147,23 +147,16 @@ def transactions_pieces(scenario: Scenario, newest: dt.date) -> Iterator[bytes]:
     code that holds the GIL short, for the caller's loop (the embedded
     transport runs the sandbox in a thread of the app).
     """
-    options: dict[str, Any] = {"separators": (",", ":"), "ensure_ascii": False}
-    head = json.dumps(
-        {"user_id": scenario.user_id, "currency": scenario.transactions_currency}, **options
-    )
-    opening = f'{head[:-1]},"transactions":['
     plan = scenario.transactions
     if isinstance(plan, GeneratedTransactions):
-        # Written straight from the draws: no dict and no dumps per row.
-        texts = generated_json(scenario.user_id, plan, newest)
-        while written := list(islice(texts, ROWS_PER_DUMPS)):
-            yield (opening + ",".join(written)).encode()
-            opening = ","
-    else:
-        rows = _transactions(scenario, newest)
-        while batch := list(islice(rows, ROWS_PER_DUMPS)):
-            yield (opening + json.dumps(batch, **options)[1:-1]).encode()
-            opening = ","
+        yield from generated_pieces(scenario.user_id, scenario.transactions_currency, plan, newest)
+        return
+    options: dict[str, Any] = {"separators": (",", ":"), "ensure_ascii": False}
+    opening = transactions_opening(scenario.user_id, scenario.transactions_currency)
+    rows = _transactions(scenario, newest)
+    while batch := list(islice(rows, ROWS_PER_DUMPS)):
+        yield (opening + json.dumps(batch, **options)[1:-1]).encode()
+        opening = ","
     yield b"]}" if opening == "," else (opening + "]}").encode()
 
 
