@@ -16,9 +16,11 @@ from typing import Any
 import httpx
 import pytest
 from test_transactions_stream import FIRST_BYTES, small_bulk, until
-from tui_helpers import settle, sign_in
+from tui_helpers import screen_line, settle, sign_in
 
 from accountdesk.tui.screens.transactions import TransactionsScreen
+from accountdesk.tui.widgets.footer import AppFooter
+from accountdesk.tui.widgets.transaction_table import TransactionTable
 
 pytestmark = pytest.mark.anyio
 
@@ -74,3 +76,36 @@ async def test_typing_in_the_filter_box_while_the_first_rows_arrive_stays_in_the
         assert box.value == "cafe" and app.focused is box
         transport.rest.set()
         await settle(pilot)
+
+
+async def test_the_screen_s_keys_are_composed_once_with_the_screen_not_after_its_first_rows(
+    make_app: Any, small_bulk: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The footer was composed only after the screen's first refresh (as
+    # Textual does): right after the first rows' frame, ~40 ms of the loop
+    # in the middle of the read, and a key pressed as the rows showed
+    # waited for it.
+    composed: list[str] = []
+    real_compose = AppFooter.compose
+
+    def counting(footer: AppFooter):  # type: ignore[no-untyped-def]
+        composed.append(type(footer.screen).__name__)
+        return real_compose(footer)
+
+    monkeypatch.setattr(AppFooter, "compose", counting)
+    transport = GatedTransport(small_bulk)
+    app = make_app(transport=transport)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await sign_in(pilot)
+        screen = TransactionsScreen("user_bulk")
+        await app.push_screen(screen)
+        await pilot.pause()
+        table = screen.query_one(TransactionTable)
+        assert table.loading and screen.focused is table
+        assert "Filter" in screen_line(app, 29)  # the screen's keys, from its first frame
+        transport.first.set()
+        await until(pilot, lambda: screen.view is not None and len(screen.view) > 0)
+        transport.rest.set()
+        await settle(pilot)
+        assert not table.loading and screen.focused is table
+        assert composed.count("TransactionsScreen") == 1

@@ -24,6 +24,7 @@ from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.css.query import NoMatches
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey  # not exported; Textual is pinned
 
@@ -83,8 +84,18 @@ class AppFooter(Footer):
         super().bindings_changed(screen)
 
     def compose(self) -> ComposeResult:
+        # With the screen, not after its first refresh (Textual waits for the
+        # first bindings_changed): the keys are in the screen's first frame,
+        # and the screen's resume finds them composed. Textual's wait made
+        # one more compose and layout (~40 ms of the loop) land just after
+        # the first frame: in the transactions screen's read, and on a key
+        # pressed the moment its first rows showed. A screen whose
+        # check_action reads widgets not mounted yet says its keys later.
         if not self._bindings_ready:
-            return
+            try:
+                self._shown = _shown_bindings(self.screen)
+            except NoMatches:
+                return
         # One entry per action (its first key), groups gathered, in binding order.
         entries: list[tuple[str, str, str, bool, str]] = []  # display, description, action, ...
         grouped: dict[Binding.Group, list[tuple[Binding, bool, str]]] = {}
