@@ -53,6 +53,7 @@ def load_all() -> dict[str, Benchmark]:
         "bench_process",
         "bench_polling",
         "bench_client",
+        "bench_amounts",
         "bench_sandbox",
     )
     for module in (*modules, "bench_soak"):

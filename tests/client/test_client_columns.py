@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from accountdesk.client import MalformedResponseError, TransactionColumns, Transactions
 from accountdesk.client import _columns as columns_module
+from accountdesk.client._column_stream import ColumnStream
 
 pytestmark = pytest.mark.anyio
 
@@ -152,6 +153,9 @@ def _row_by_row(content: bytes) -> TransactionColumns:
         [_row(1, description="d" * 5000, amount="-0.005")],
         [_row(1, extra={"nested": [1, 2]}, transaction_id="tx-ü")],  # unknown fields ignored
         [],
+        # Amounts as JSON numbers: read as written, not row by row (3.3x slower).
+        [_row(1, amount=7), _row(2, amount=12.5), _row(3, amount=-0.0), _row(4, amount=-3.25)],
+        [_row(1, amount=0.1), _row(2, amount="-12.50"), _row(3, amount=123456789012.5)],
     ],
 )
 async def test_the_typed_decoder_gives_what_the_row_by_row_path_gives(
@@ -166,7 +170,8 @@ async def test_the_typed_decoder_gives_what_the_row_by_row_path_gives(
 @pytest.mark.parametrize(
     "row",
     [
-        _row(1, amount=7),  # a JSON number: exact only through json.loads' Decimal
+        _row(1, amount=1e-05),  # a number with an exponent: only json.loads' Decimal reads it
+        _row(1, amount=True),
         _row(1, amount="1e3"),
         _row(1, amount=" 1.5"),
         _row(1, amount="1.2.3"),
@@ -185,6 +190,30 @@ async def test_the_typed_decoder_gives_what_the_row_by_row_path_gives(
 async def test_what_the_typed_decoder_refuses_goes_row_by_row(row: dict[str, Any]) -> None:
     content = json.dumps(_body(_row(0), row)).encode()
     assert columns_module._typed_columns(content) is None
+
+
+async def test_amounts_written_as_numbers_keep_the_form_they_were_written_in() -> None:
+    # json.loads (with Decimal for floats) reads 12.50 as 12.50 and -0 as the integer 0.
+    numbers = ["12.50", "-0", "-3.1", "7", "-0.00", "0.125"]
+    rows = ",".join(
+        f'{{"transaction_id":"t{n}","amount":{text}}}' for n, text in enumerate(numbers)
+    )
+    content = f'{{"transactions":[{rows}]}}'.encode()
+    typed = columns_module._typed_columns(content)
+    assert typed is not None
+    assert [str(amount) for amount in typed.amounts] == [
+        "12.50",
+        "0",
+        "-3.1",
+        "7",
+        "-0.00",
+        "0.125",
+    ]
+    stream = ColumnStream()
+    batches = [*stream.feed(content), *stream.finish()]
+    assert [str(amount) for batch in batches for amount in batch.amounts] == [
+        str(amount) for amount in typed.amounts
+    ]
 
 
 @settings(max_examples=40, derandomize=True, deadline=None)

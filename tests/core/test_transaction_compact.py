@@ -42,8 +42,12 @@ AMOUNTS = st.one_of(
             "123456789012345678.5",
             "00012.30",
             "-0.01",
+            "12.5",
         ]
     ),
+    # Written as JSON numbers (json.dumps writes a float's repr, as json.loads reads it).
+    st.integers(-(10**6), 10**6),
+    st.sampled_from([12.5, -0.0, 0.1, -3.25, 1e-05, 7.0, 99999999999999.98]),
 )
 DATES = st.sampled_from([None, "0001-01-01", "9999-12-31", "2024-02-29", "2026-03-01"])
 TEXTS = st.sampled_from(["Coffee", "", "Café Ünï", "CORNER shop", "x" * 2100, "a\x1bb", "☕ 東京"])

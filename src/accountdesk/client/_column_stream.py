@@ -31,9 +31,9 @@ from ._columns import (
     _optional_id,
     _optional_text,
     _refuse_constant,
-    _WireTransaction,
 )
 from ._gc import gc_paused
+from ._wire_rows import RAW_ROWS, ROWS
 
 __all__ = ["BatchSyntaxError", "BrokenBodyError", "ColumnStream", "parse_row_batch"]
 
@@ -45,7 +45,6 @@ BATCH_BYTES = 1024 * 1024
 _CUT_TRIES = 4
 _WHITESPACE = b" \t\n\r"
 _SPACES = frozenset(_WHITESPACE)
-_ROWS_DECODER = msgspec.json.Decoder(list[_WireTransaction])
 _JSON = json.JSONDecoder(parse_float=Decimal, parse_constant=_refuse_constant)
 _INCOMPLETE = object()
 
@@ -71,14 +70,17 @@ def parse_row_batch(content: bytes, offset: int) -> TransactionColumns:
     """
     columns = TransactionColumns(user_id=None, currency=None)
     with gc_paused():
-        try:
-            rows = _ROWS_DECODER.decode(content)
-        except msgspec.ValidationError:
-            rows = None  # JSON, but not in the usual types: the checked path says
-        except msgspec.DecodeError:
-            raise BatchSyntaxError("not JSON") from None
-        except (ValueError, RecursionError):  # not UTF-8, nested deep: the checked path says
-            rows = None
+        rows: Any = None
+        for decoder in (ROWS, RAW_ROWS):  # (the second: amounts written as numbers)
+            try:
+                rows = decoder.decode(content)
+                break
+            except msgspec.ValidationError:
+                continue  # JSON, but not in the usual types: the checked path says
+            except msgspec.DecodeError:
+                raise BatchSyntaxError("not JSON") from None
+            except (ValueError, RecursionError):  # not UTF-8, nested deep: the checked path says
+                break
         if rows is not None and _fill_from_rows(columns, rows, offset):
             return columns
         try:

@@ -14,8 +14,11 @@ records, which checks types and id lengths in C while it parses: 4x faster
 than ``json.loads`` building dicts (56 vs 216 ms for user_bulk); the whole
 parse went from ~520 to ~280 ms (``json.loads`` alone: ~240). Its columns
 are then checked whole.
+Amounts written as JSON numbers are decoded again with each amount's text
+as written (:mod:`._wire_rows`), and any amount that is not plain cents is
+read on its own (:mod:`.compact_amounts`), not its whole batch.
 Anything msgspec or those checks refuse (a wrong type, a lax form such as
-``"pending": "yes"``, an amount sent as a JSON number, a body that is not
+``"pending": "yes"``, an amount with an exponent, a body that is not
 JSON) is parsed again by ``json.loads`` and checked row by row: slower, but
 it accepts what the model accepts and names the first bad value. One
 difference is kept on purpose: msgspec skips fields it does not know
@@ -31,7 +34,7 @@ import json
 import re
 from collections.abc import Callable, Collection, Sequence
 from decimal import Decimal, InvalidOperation
-from typing import Annotated, Any, cast
+from typing import Any, cast
 
 import msgspec
 
@@ -41,6 +44,15 @@ from ._gc import gc_paused
 from ._redact import SecretRegistry
 from ._responses import AnswerLike, malformed
 from ._sanitise import MAX_TEXT_LENGTH, has_unsafe_characters, service_text
+from ._wire_rows import (
+    BODY,
+    PLAIN_AMOUNT_LENGTH,
+    PLAIN_AMOUNTS,
+    RAW_BODY,
+    WireTransaction,
+    amount_texts,
+    exact_amount,
+)
 
 __all__ = [
     "ColumnsError",
@@ -51,11 +63,6 @@ __all__ = [
 
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _DATES = re.compile(r"(?:[0-9]{4}-[0-9]{2}-[0-9]{2})*")
-# Amounts written with these characters only, at most 24 of them, are within
-# the bounds (<= 24 digits, no exponent, at most 23 decimals) once Decimal
-# accepts them: no need to look at each one's tuple.
-_PLAIN_AMOUNTS = re.compile(r"[-0-9.]*")
-_PLAIN_AMOUNT_LENGTH = 24
 # The text forms pydantic's lax bool accepts, so a body the model takes is taken here.
 _TRUE = frozenset({"1", "on", "t", "true", "y", "yes"})
 _FALSE = frozenset({"0", "off", "f", "false", "n", "no"})
@@ -63,30 +70,6 @@ _FALSE = frozenset({"0", "off", "f", "false", "n", "no"})
 
 def _refuse_constant(name: str) -> Any:
     raise ColumnsError("body", f"{name} is not a number JSON allows")
-
-
-class _WireTransaction(msgspec.Struct, gc=False):
-    """A transaction in its usual JSON types; unknown fields are ignored, as the model does.
-
-    ``gc=False``: 100,000 records that hold only strings and bools need not
-    be tracked by the cyclic collector.
-    """
-
-    transaction_id: Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
-    amount: str
-    date: str | None = None
-    description: str = ""
-    category: str | None = None
-    pending: bool = False
-
-
-class _WireTransactions(msgspec.Struct, gc=False):
-    transactions: list[_WireTransaction] = []
-    user_id: str | None = None
-    currency: str | None = None
-
-
-_DECODER = msgspec.json.Decoder(_WireTransactions)
 
 
 def parse_transaction_columns(content: bytes) -> TransactionColumns:
@@ -117,12 +100,19 @@ def parse_transaction_columns(content: bytes) -> TransactionColumns:
 
 def _typed_columns(content: bytes) -> TransactionColumns | None:
     """The columns when msgspec decodes the body and every column passes; else None."""
-    try:
-        body = _DECODER.decode(content)
-    except (msgspec.MsgspecError, ValueError, RecursionError):
-        # Besides its own errors msgspec raises UnicodeDecodeError (bytes that
-        # are not UTF-8 in a field) and RecursionError (nesting ~1,000 deep):
-        # the other path reads those or names what is wrong.
+    body: Any = None
+    for decoder in (BODY, RAW_BODY):  # (the second: amounts written as numbers)
+        try:
+            body = decoder.decode(content)
+            break
+        except msgspec.ValidationError:
+            continue
+        except (msgspec.MsgspecError, ValueError, RecursionError):
+            # Besides its own errors msgspec raises UnicodeDecodeError (bytes that
+            # are not UTF-8 in a field) and RecursionError (nesting ~1,000 deep):
+            # the other path reads those or names what is wrong.
+            return None
+    if body is None:
         return None
     columns = TransactionColumns(
         user_id=_optional_id(body.user_id, "user_id"),
@@ -132,14 +122,19 @@ def _typed_columns(content: bytes) -> TransactionColumns | None:
 
 
 def _fill_from_rows(
-    columns: TransactionColumns, rows: list[_WireTransaction], offset: int = 0
+    columns: TransactionColumns, rows: list[WireTransaction[Any]], offset: int = 0
 ) -> bool:
     """:func:`_fill_columns` with msgspec's decoded rows (the whole read's, or a batch's)."""
+    amounts: list[Any] | None = [row.amount for row in rows]
+    if amounts and not isinstance(amounts[0], str):  # as written (numbers)
+        amounts = amount_texts(amounts)
+    if amounts is None:
+        return False
     return _fill_columns(
         columns,
         ids=[row.transaction_id for row in rows],
         dates=[row.date for row in rows],
-        raw_amounts=[row.amount for row in rows],
+        raw_amounts=amounts,
         descriptions=[row.description for row in rows],
         categories=[row.category for row in rows],
         pending=[row.pending for row in rows],
@@ -187,18 +182,24 @@ def _fill_columns(
     # Decimal made (see compact_columns); any other form is read exactly below.
     cents = compact.plain_cents(raw_amounts) if compact is not None else None
     amounts: Sequence[Decimal] = () if cents is None else compact.CentsAmounts(cents, {})
-    if cents is None:
+    if cents is None and compact is not None:
+        from .compact_amounts import amounts_per_row
+
+        # Row by row: only the amounts that are not plain cents become Decimals.
+        by_row = amounts_per_row(raw_amounts, exact_amount)
+        if by_row is None:
+            return False
+        amounts = by_row
+    elif cents is None:
         if raw_amounts and (
-            max(map(len, raw_amounts)) > _PLAIN_AMOUNT_LENGTH
-            or not _PLAIN_AMOUNTS.fullmatch("".join(raw_amounts))
+            max(map(len, raw_amounts)) > PLAIN_AMOUNT_LENGTH
+            or not PLAIN_AMOUNTS.fullmatch("".join(raw_amounts))
         ):
             return False
         try:
             amounts = list(map(Decimal, raw_amounts))
         except InvalidOperation:  # "1.2.3", "--1", "": the checked path names the row
             return False
-        if compact is not None:
-            amounts = compact.amounts_of_decimals(amounts)
     if compact is not None:
         days = compact.day_numbers(dates)
         if days is None:

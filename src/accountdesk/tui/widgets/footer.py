@@ -11,9 +11,11 @@
 - A group of keys (the transactions table's sort keys 1-5) is one key:
   ``1-5 Sort``. Textual draws such a group in a container of its own, which
   reordering the keys left empty at the start of the bar (two stray spaces).
-- Cost: it composes its keys again only when the keys shown change (Textual's
-  does at every focus change, a dozen times while the transactions screen
-  opens), and its keys do not restyle themselves one by one once mounted.
+- Cost: it composes its keys with the screen (Textual's waits for the
+  screen's first refresh and composes them then, once more), again only
+  when the keys shown change (Textual's does at every focus change, a dozen
+  times while the transactions screen opens), and its keys do not restyle
+  themselves one by one once mounted.
 """
 
 from __future__ import annotations
