@@ -129,6 +129,13 @@ def test_an_unknown_code_is_one_line_and_exit_2(typed: str) -> None:
     assert "\x1b" not in err
 
 
+def test_an_unknown_code_pasted_by_mistake_is_still_one_short_line() -> None:
+    status, out, err = run("AC-" + "9" * 100_000)
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1 and len(err) <= 2 * MAX_WIDTH
+    assert "AC-999" in err and "…" in err
+
+
 def test_the_command_line_runs_it(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["explain", "AC-112"]) == 0
     assert flat(ERRORS["AC-112"].next_step) in flat(capsys.readouterr().out)

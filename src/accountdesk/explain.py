@@ -31,6 +31,8 @@ __all__ = ["explain", "explain_code", "explain_failure", "list_codes"]
 
 #: Widest output, whatever the terminal: long lines are hard to read.
 MAX_WIDTH = 80
+#: How much of an unknown code the error line repeats.
+_ECHOED = 40
 _INDENT = "  "
 
 
@@ -169,8 +171,10 @@ def explain(
         elif name in {kind.value for kind in FailureKind}:
             lines = explain_failure(FailureKind(name), width)
         else:
+            # Cut: a paste gone wrong is echoed in one line, not a screenful.
+            shown = code if len(code) <= _ECHOED else code[:_ECHOED] + "…"
             print(
-                f"accountdesk: explain: {code!r} is not a code accountdesk knows "
+                f"accountdesk: explain: {shown!r} is not a code accountdesk knows "
                 "(accountdesk explain lists them)",
                 file=err,
             )

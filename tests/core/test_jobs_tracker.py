@@ -235,3 +235,23 @@ def test_ages_are_read_at_one_moment_that_a_moved_sandbox_clock_moves() -> None:
     # A re-read of the sandbox's clock: its offset differs by the latency alone.
     assert not moment.clock_moved(dt.timedelta(milliseconds=3))
     assert moment.clock_moved(dt.timedelta(minutes=5))  # +5 min on the sandbox panel
+
+
+def test_a_job_row_says_kind_and_status_in_the_persons_words(tmp_path: Path) -> None:
+    from accountdesk.core.job_rows import job_row, matches
+
+    tracker = JobTracker(tmp_path / "jobs.json", "sandbox")
+    refresh = tracker.track(make_job(status="in_progress"), "user_good", NOW)
+    waiting = tracker.track(
+        make_job("job_2", status="mfa_required", kind="transactions"), "user_good", NOW
+    )
+    unknown = tracker.track(make_job("job_3", kind="credit_check"), "user_good", NOW)
+
+    assert job_row(refresh, NOW, stale=False).cells[1:3] == ("balance refresh", "in progress")
+    assert job_row(waiting, NOW, stale=False).cells[1:3] == ("transactions", "mfa required")
+    assert job_row(unknown, NOW, stale=False).cells[1] == "credit check"  # a kind we do not know
+    # The colour still follows the wire's status, and both spellings filter.
+    assert job_row(refresh, NOW, stale=False).status == "in_progress"
+    for query in ("balance refresh", "balance_refresh", "in progress", "BALANCE in_progress"):
+        assert matches(refresh, query), query
+    assert matches(waiting, "mfa required") and not matches(waiting, "balance refresh")

@@ -63,7 +63,7 @@ async def test_jobs_screen_lists_polls_and_pauses(make_app: Any, sandbox_app: An
         assert isinstance(screen, JobsScreen)
         rows = table_rows(screen)
         assert [row[:3] for row in rows] == [["user_good", "identity", "pending"],
-                                             ["user_good", "balance_refresh", "pending"]]  # fmt: skip
+                                             ["user_good", "balance refresh", "pending"]]  # fmt: skip
         assert "Polling live" in status_line(screen) and "2 unfinished" in status_line(screen)
         await pilot.press("p")
         assert app.desk.poller.state is PollerState.PAUSED and "Polling paused" in status_line(
@@ -112,7 +112,7 @@ async def test_jobs_survive_a_restart(make_app: Any) -> None:
         rows = table_rows(second.screen)
         assert [row[:2] for row in rows] == [
             ["user_good", "identity"],
-            ["user_good", "balance_refresh"],
+            ["user_good", "balance refresh"],
         ]
         second.desk.poller.poll_now()  # same sandbox: both jobs are still known
         await settle(pilot)
@@ -216,4 +216,4 @@ async def test_ages_after_f4_and_a_restart_are_on_the_clock_each_job_started_on(
         await pilot.press("f2")
         await settle(pilot)
         ages = {row[1]: row[3] for row in table_rows(again.screen)}
-        assert ages == {"identity": "9m 00s", "balance_refresh": "3m 00s"}
+        assert ages == {"identity": "9m 00s", "balance refresh": "3m 00s"}

@@ -121,7 +121,7 @@ async def test_jobs_screen_updates_rows_in_place(app: Any, client: ScriptedClien
         assert table.cursor_row == 1
         cells = [str(c) for c in table.get_row("user_good/job_1")][2:]
         assert cells == ["pending", "0s", "0s ago", "stale · AC-104"]
-        assert str(table.get_row("user_good/job_2")[2]) == "in_progress"
+        assert str(table.get_row("user_good/job_2")[2]) == "in progress"
         assert "1 stale" in str(app.screen.query_one("#jobs-status").render())
 
 
@@ -151,10 +151,10 @@ async def test_with_many_jobs_a_redraw_writes_the_rows_in_view_and_scrolling_bri
         await settle(pilot)
         # A screenful (30 rows) and a few around it, not all 200.
         assert 0 < len(written) <= 40
-        assert str(table.get_row_at(0)[2]) == "in_progress"
+        assert str(table.get_row_at(0)[2]) == "in progress"
         table.move_cursor(row=199, animate=False)  # scrolls the last rows into view
         await settle(pilot)
-        assert str(table.get_row_at(199)[2]) == "in_progress"
+        assert str(table.get_row_at(199)[2]) == "in progress"
         # The details line follows the cursor (updated without a new layout: one line each).
         details = app.screen.query_one("#job-details", Static)
         assert "job_000" in str(details.render())
@@ -235,7 +235,7 @@ async def test_ages_move_in_ten_second_steps_and_a_change_or_a_stale_mark_shows_
         assert {row for row, _ in written} == {"user_good/job_2"}
         # ... and its age reads at the same moment as its neighbours' (the last
         # ages step), not a fresh one beside theirs.
-        assert [str(c) for c in table.get_row("user_good/job_2")][2:4] == ["in_progress", "0s"]
+        assert [str(c) for c in table.get_row("user_good/job_2")][2:4] == ["in progress", "0s"]
         assert str(table.get_row("user_good/job_1")[3]) == "0s"
         written.clear()
         screen.tick()  # the tenth tick: every age moves

@@ -121,7 +121,7 @@ async def test_clear_finished_and_filter_by_user_and_status(make_app, sandbox_ap
         assert isinstance(app.screen, JobsScreen) and len(rows(screen)) == 3
         await pilot.press("c")  # clear finished
         await settle(pilot)
-        assert sorted(r[2] for r in rows(screen)) == ["mfa_required", "pending"]
+        assert sorted(r[2] for r in rows(screen)) == ["mfa required", "pending"]
         assert len(app.desk.tracker) == 2
 
 

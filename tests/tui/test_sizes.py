@@ -116,10 +116,14 @@ async def _resize_through(pilot: Any, sizes: list[tuple[int, int]], name: str) -
         await pilot.resize_terminal(*size)  # pauses once itself
         await pilot.pause()
         assert app.is_running, f"{name} ended at {size}"
-        assert type(app.screen) is top, f"{name}: the screen changed at {size}"
         small = size[0] < MIN_SIZE[0] or size[1] < MIN_SIZE[1]
+        if small and top is CommandPalette:  # closed by the first size too small
+            await pilot.pause()
+            top = type(app.screen_stack[-1])
+            assert top is not CommandPalette, f"{name}: still open at {size}"
+        assert type(app.screen) is top, f"{name}: the screen changed at {size}"
         assert app.has_class("-too-small") is small, f"{name} at {size}"
-        if small and name != "command_palette":  # Textual's palette keeps its layout
+        if small:
             # The one line and nothing else: no widget left showing (a display
             # set on a widget by its screen outranks the stylesheet's rule).
             assert not _only_the_line(app), f"{name} at {size}: {_only_the_line(app)[:60]!r}"
@@ -132,6 +136,8 @@ async def test_every_size_from_1x1_up(name: str, make_app: Any) -> None:
         await SWEEP[name](Driver(app, pilot.pause))
         await pilot.pause()
         focused = app.focused
+        if isinstance(app.screen, CommandPalette):  # closed by a size too small:
+            focused = app.screen_stack[-2].focused  # the screen beneath has the keys again
         await _resize_through(pilot, SWEPT, name)
         assert TOO_SMALL not in screen_text(app)
         assert app.focused is focused  # where the person left it
@@ -177,3 +183,35 @@ async def test_an_empty_screens_line_is_hidden_too_when_tiny(make_app: Any) -> N
         await pilot.resize_terminal(100, 30)
         await pilot.pause()
         assert "No errors in this session." in screen_text(app)
+
+
+async def test_the_palette_does_not_open_in_a_terminal_too_small(make_app: Any) -> None:
+    app = make_app()
+    async with app.run_test(size=(40, 12)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert not CommandPalette.is_open(app)
+        assert not _only_the_line(app)  # the one line, nothing drawn over it
+        await pilot.resize_terminal(*MIN_SIZE)
+        await pilot.pause()
+        await pilot.press("ctrl+p")  # big enough again: it opens
+        await pilot.pause()
+        assert CommandPalette.is_open(app)
+
+
+async def test_a_terminal_shrinking_under_the_palette_closes_it(make_app: Any) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        under = app.screen
+        focused = app.focused
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert CommandPalette.is_open(app)
+        await pilot.resize_terminal(MIN_SIZE.width - 1, MIN_SIZE.height - 1)
+        await pilot.pause()
+        await pilot.pause()
+        assert not CommandPalette.is_open(app) and app.screen is under
+        assert not _only_the_line(app)
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert TOO_SMALL not in screen_text(app) and app.focused is focused

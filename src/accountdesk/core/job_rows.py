@@ -11,7 +11,7 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .formatting import describe_age
+from .formatting import describe_age, kind_label, status_label
 from .jobs import TrackedJob
 
 #: Columns whose text changes every second get a fixed width (their longest
@@ -124,8 +124,13 @@ def clear_text(cleared: int, not_shown: int) -> str:
 
 
 def matches(job: TrackedJob, query: str) -> bool:
-    """Every word of ``query`` is in the job's user, kind or status (case-insensitive)."""
-    haystack = f"{job.user_id} {job.kind} {job.status} {job.job_id}".casefold()
+    """Every word of ``query`` is in the job's user, kind or status (case-insensitive).
+
+    Kind and status match as the screen shows them (``balance refresh``) and
+    as the service sends them (``balance_refresh``).
+    """
+    shown = f"{kind_label(job.kind)} {status_label(job.status)}"
+    haystack = f"{job.user_id} {job.kind} {job.status} {shown} {job.job_id}".casefold()
     return all(word in haystack for word in query.casefold().split())
 
 
@@ -133,8 +138,8 @@ def job_row(job: TrackedJob, now: dt.datetime, *, stale: bool) -> JobRow:
     status = "gone" if job.gone else str(job.status)  # the last known status would be a guess
     cells = (
         job.user_id,
-        str(job.kind),
-        status,
+        kind_label(job.kind),  # the person's words, as on every other screen
+        status_label(status),
         describe_age(job.age_from, now),
         describe_age(job.last_poll_at, now) + " ago" if job.last_poll_at else "—",
         job_note(job, stale=stale),

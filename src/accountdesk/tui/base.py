@@ -15,7 +15,11 @@
 - A terminal below :data:`MIN_SIZE`: every screen hides what it holds
   (``App.-too-small`` in ``app.tcss``) and draws one line saying what it
   needs instead of a crushed layout (a button 0 cells wide crashed rich);
-  it draws normally again as soon as the terminal grows.
+  it draws normally again as soon as the terminal grows. Textual's command
+  palette is not one of our screens and would draw over that line: it does
+  not open then (:func:`terminal_too_small`), and a terminal shrinking under
+  it closes it (a search half typed is cheap to type again; a palette nobody
+  can see would take the keys).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 from textual.app import App
+from textual.command import CommandPalette
 from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
@@ -47,6 +52,7 @@ __all__ = [
     "fit_terminal",
     "jobs_signal",
     "settings_usable",
+    "terminal_too_small",
 ]
 
 ResultT = TypeVar("ResultT")
@@ -68,6 +74,11 @@ def too_small_text(size: Size) -> str:
     )
 
 
+def terminal_too_small(app: App[Any]) -> bool:
+    """The terminal is below :data:`MIN_SIZE`: every screen shows the one line."""
+    return app.has_class(_TOO_SMALL)
+
+
 def fit_terminal(app: App[Any], size: Size) -> None:
     """Show every screen, or the one line, for a terminal of ``size``.
 
@@ -79,6 +90,10 @@ def fit_terminal(app: App[Any], size: Size) -> None:
     small = size.width < MIN_SIZE.width or size.height < MIN_SIZE.height
     app.set_class(small, _TOO_SMALL)
     for screen in app.screen_stack:
+        if small and isinstance(screen, CommandPalette):
+            # Its own Escape: its search is cancelled and the screen below
+            # gets its focus back (module docstring).
+            app.call_later(screen.run_action, "escape")
         if screen.has_class(_TOO_SMALL) == small:
             continue
         if small:

@@ -105,10 +105,27 @@ class DashboardSession(AppService):
         return process
 
     async def run(self) -> None:
-        await super().run()
-        # The process is gone (quit, crashed or killed): the browser shows
-        # "Session ended" instead of a terminal that no longer answers.
-        await self.remote_close()
+        """Relay the dashboard's output to the tab, then close the tab, however it ends."""
+        try:
+            await super().run()
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # stop() gave up waiting: the tab is closed first (finally)
+            # Nobody cancelled this task. textual-serve cancels its stderr
+            # reader once the output ends, and awaits it: a reader cancelled
+            # before its first step (the dashboard had printed everything
+            # and exited before this task first ran, which a loaded machine
+            # does) raises CancelledError here. The output has ended.
+        except Exception:
+            # Output that is not the web driver's protocol (a packet that is
+            # not JSON, a line over 64 KiB): this session cannot go on.
+            log.exception("session %s: the dashboard's output could not be read", self.session_id)
+        finally:
+            # The process is gone or unreadable: the browser shows "Session
+            # ended" instead of a terminal that no longer answers, and the
+            # server's handler, its websocket closed, stops the process.
+            await self.remote_close()
 
     async def stop(self) -> None:
         """End the process (idempotent; every caller waits for the same ending)."""
