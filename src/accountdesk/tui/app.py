@@ -19,6 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
@@ -161,6 +162,14 @@ class AccountDeskApp(
         self.call_after_refresh(self._check_settings)
         if self._on_first_frame is not None:
             self.call_after_refresh(self._on_first_frame)
+
+    def _on_resize(self, event: events.Resize) -> None:
+        # Every screen of the stack shows or hides its content for the new
+        # size now, before Textual hands the size to the screens (the top one
+        # first). A modal on top (the palette) is composited over the screens
+        # beneath: laid out at 20x6 before they hid their widgets, a label
+        # 0 cells wide crashed rich. Textual's own handler runs after this.
+        fit_terminal(self, event.size)
 
     def action_command_palette(self) -> None:
         """Ctrl+P: the palette, unless the terminal is too small to draw it (a bell then)."""
