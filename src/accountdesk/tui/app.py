@@ -19,7 +19,6 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
@@ -28,13 +27,7 @@ from textual.signal import Signal
 from accountdesk.core.desk import Desk
 from accountdesk.core.logs import install_file_logging, remove_file_logging
 
-from .base import (
-    MIN_SIZE,
-    ForwardsWorkerFailures,
-    fit_terminal,
-    settings_usable,
-    terminal_too_small,
-)
+from .base import MIN_SIZE, FitsTheTerminal, ForwardsWorkerFailures, fit_terminal, settings_usable
 from .demo import DemoHost, DemoStart
 from .first_frame import QuickFirstFrame
 from .messages import (
@@ -78,7 +71,12 @@ def _desk_commands() -> type[Provider]:
 
 
 class AccountDeskApp(
-    ForwardsWorkerFailures, QuickFirstFrame, StackedToasts, TerminalAware, DemoHost
+    ForwardsWorkerFailures,
+    FitsTheTerminal,
+    QuickFirstFrame,
+    StackedToasts,
+    TerminalAware,
+    DemoHost,
 ):
     """Terminal dashboard for the Account Data Service.
 
@@ -162,22 +160,6 @@ class AccountDeskApp(
         self.call_after_refresh(self._check_settings)
         if self._on_first_frame is not None:
             self.call_after_refresh(self._on_first_frame)
-
-    def _on_resize(self, event: events.Resize) -> None:
-        # Every screen of the stack shows or hides its content for the new
-        # size now, before Textual hands the size to the screens (the top one
-        # first). A modal on top (the palette) is composited over the screens
-        # beneath: laid out at 20x6 before they hid their widgets, a label
-        # 0 cells wide crashed rich. Textual's own handler runs after this.
-        fit_terminal(self, event.size)
-
-    def action_command_palette(self) -> None:
-        """Ctrl+P: the palette, unless the terminal is too small to draw it (a bell then)."""
-        if terminal_too_small(self):
-            # It would draw over the one line that says what size is needed.
-            self.bell()
-            return
-        super().action_command_palette()
 
     def _log_start(self) -> None:
         log.info("accountdesk started (pid %s) on %s", os.getpid(), self.desk.service_key)
