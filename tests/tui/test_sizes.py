@@ -215,3 +215,25 @@ async def test_a_terminal_shrinking_under_the_palette_closes_it(make_app: Any) -
         await pilot.resize_terminal(100, 30)
         await pilot.pause()
         assert TOO_SMALL not in screen_text(app) and app.focused is focused
+
+
+async def test_toasts_over_the_palette_survive_a_terminal_shrinking_to_20x6(make_app: Any) -> None:
+    # The palette, on top, was laid out at the new size before the screens
+    # beneath hid everything: its toasts, wrapped 0 cells wide, crashed rich.
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        driver = Driver(app, pilot.pause)
+        await driver.sign_in()
+        await driver.open_account("user_good")
+        app.notify("Balance refresh job_0001 started for user_good.", title="Job started")
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert CommandPalette.is_open(app)
+        await pilot.resize_terminal(20, 6)
+        await pilot.pause()
+        await pilot.pause()
+        assert app.is_running and not CommandPalette.is_open(app)
+        assert not _only_the_line(app)
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert "Job started" in screen_text(app)  # the toasts waited, and are back

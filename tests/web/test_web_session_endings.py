@@ -66,7 +66,7 @@ async def test_a_dashboard_whose_output_cannot_be_read_ends_the_tab_and_the_proc
     lines = LogLines("accountdesk.web")
     try:
         argv = [sys.executable, "-c", _GARBAGE]
-        async with serving(argv, quit_grace=0.5) as (server, base), signed_in(base) as http:
+        async with serving(argv, quit_grace=0.1) as (server, base), signed_in(base) as http:
             ws = await http.ws_connect(_ws_url(base), origin=base)
             await until(lambda: any(session.pid for session in server.sessions))
             pid = next(iter(server.sessions)).pid

@@ -27,13 +27,7 @@ from textual.signal import Signal
 from accountdesk.core.desk import Desk
 from accountdesk.core.logs import install_file_logging, remove_file_logging
 
-from .base import (
-    MIN_SIZE,
-    ForwardsWorkerFailures,
-    fit_terminal,
-    settings_usable,
-    terminal_too_small,
-)
+from .base import MIN_SIZE, FitsTheTerminal, ForwardsWorkerFailures, fit_terminal, settings_usable
 from .demo import DemoHost, DemoStart
 from .first_frame import QuickFirstFrame
 from .messages import (
@@ -77,7 +71,12 @@ def _desk_commands() -> type[Provider]:
 
 
 class AccountDeskApp(
-    ForwardsWorkerFailures, QuickFirstFrame, StackedToasts, TerminalAware, DemoHost
+    ForwardsWorkerFailures,
+    FitsTheTerminal,
+    QuickFirstFrame,
+    StackedToasts,
+    TerminalAware,
+    DemoHost,
 ):
     """Terminal dashboard for the Account Data Service.
 
@@ -161,14 +160,6 @@ class AccountDeskApp(
         self.call_after_refresh(self._check_settings)
         if self._on_first_frame is not None:
             self.call_after_refresh(self._on_first_frame)
-
-    def action_command_palette(self) -> None:
-        """Ctrl+P: the palette, unless the terminal is too small to draw it (a bell then)."""
-        if terminal_too_small(self):
-            # It would draw over the one line that says what size is needed.
-            self.bell()
-            return
-        super().action_command_palette()
 
     def _log_start(self) -> None:
         log.info("accountdesk started (pid %s) on %s", os.getpid(), self.desk.service_key)

@@ -47,6 +47,7 @@ __all__ = [
     "MIN_SIZE",
     "DeskModal",
     "DeskScreen",
+    "FitsTheTerminal",
     "ForwardsWorkerFailures",
     "desk_of",
     "fit_terminal",
@@ -108,6 +109,26 @@ def fit_terminal(app: App[Any], size: Size) -> None:
             if kept is not None and kept.is_attached:
                 screen.call_after_refresh(screen.set_focus, kept)
         screen.refresh()
+
+
+class FitsTheTerminal(App[None]):
+    """The app's side of a terminal too small (see the module docstring)."""
+
+    async def _on_resize(self, event: events.Resize) -> None:
+        # Every screen of the stack shows or hides its content for the new
+        # size now, before Textual hands the size to the screens (the top one
+        # first). A modal on top (the palette) is composited over the screens
+        # beneath: laid out at 20x6 before they hid their widgets, a label
+        # 0 cells wide crashed rich. Textual's own handler runs after this.
+        fit_terminal(self, event.size)
+
+    def action_command_palette(self) -> None:
+        """Ctrl+P: the palette, unless the terminal is too small to draw it (a bell then)."""
+        if terminal_too_small(self):
+            # It would draw over the one line that says what size is needed.
+            self.bell()
+            return
+        super().action_command_palette()
 
 
 class _FitsTheTerminal:
