@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets._footer import FooterKey
-from tui_helpers import open_account, screen_line, settle, sign_in
+from tui_helpers import footer_composes, open_account, screen_line, settle, sign_in
 
 from accountdesk.tui.widgets.footer import AppFooter
 
@@ -35,14 +35,7 @@ async def test_a_focus_change_that_leaves_the_keys_as_they_were_composes_nothing
     make_app, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Textual composes the footer again at every focus change; ours only when its keys change."""
-    composed: list[str] = []
-    real_compose = AppFooter.compose
-
-    def counting(footer: AppFooter):  # type: ignore[no-untyped-def]
-        composed.append(type(footer.screen).__name__)
-        return real_compose(footer)
-
-    monkeypatch.setattr(AppFooter, "compose", counting)
+    composed = footer_composes(monkeypatch)
     app = make_app(poll_interval=3600)
     async with app.run_test(size=(100, 24)) as pilot:
         app.screen.query_one("#api-key").focus()

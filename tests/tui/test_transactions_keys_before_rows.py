@@ -16,10 +16,9 @@ from typing import Any
 import httpx
 import pytest
 from test_transactions_stream import FIRST_BYTES, small_bulk, until
-from tui_helpers import screen_line, settle, sign_in
+from tui_helpers import footer_composes, screen_line, settle, sign_in
 
 from accountdesk.tui.screens.transactions import TransactionsScreen
-from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.transaction_table import TransactionTable
 
 pytestmark = pytest.mark.anyio
@@ -56,16 +55,22 @@ class GatedTransport(httpx.AsyncBaseTransport):
         await self.inner.aclose()
 
 
+async def _opened_before_any_row(pilot: Any) -> TransactionsScreen:
+    """Signed in, user_bulk's transactions screen pushed: its read waits at the first gate."""
+    await sign_in(pilot)
+    screen = TransactionsScreen("user_bulk")
+    await pilot.app.push_screen(screen)
+    await pilot.pause()
+    return screen
+
+
 async def test_typing_in_the_filter_box_while_the_first_rows_arrive_stays_in_the_box(
     make_app: Any, small_bulk: Any
 ) -> None:
     transport = GatedTransport(small_bulk)
     app = make_app(transport=transport)
     async with app.run_test(size=(100, 30)) as pilot:
-        await sign_in(pilot)
-        screen = TransactionsScreen("user_bulk")
-        await app.push_screen(screen)
-        await pilot.pause()
+        screen = await _opened_before_any_row(pilot)
         await pilot.press("slash", "c", "a")  # no row yet: the box has the keys
         box = screen.query_one("#transactions-filter")
         assert app.focused is box
@@ -85,21 +90,11 @@ async def test_the_screen_s_keys_are_composed_once_with_the_screen_not_after_its
     # Textual does): right after the first rows' frame, ~40 ms of the loop
     # in the middle of the read, and a key pressed as the rows showed
     # waited for it.
-    composed: list[str] = []
-    real_compose = AppFooter.compose
-
-    def counting(footer: AppFooter):  # type: ignore[no-untyped-def]
-        composed.append(type(footer.screen).__name__)
-        return real_compose(footer)
-
-    monkeypatch.setattr(AppFooter, "compose", counting)
+    composed = footer_composes(monkeypatch)
     transport = GatedTransport(small_bulk)
     app = make_app(transport=transport)
     async with app.run_test(size=(100, 30)) as pilot:
-        await sign_in(pilot)
-        screen = TransactionsScreen("user_bulk")
-        await app.push_screen(screen)
-        await pilot.pause()
+        screen = await _opened_before_any_row(pilot)
         table = screen.query_one(TransactionTable)
         assert table.loading and screen.focused is table
         assert "Filter" in screen_line(app, 29)  # the screen's keys, from its first frame

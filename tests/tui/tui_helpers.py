@@ -50,6 +50,21 @@ async def open_account(pilot: Any, user_id: str) -> None:
     await driver(pilot).open_account(user_id)
 
 
+def footer_composes(monkeypatch: Any) -> list[str]:
+    """The screens (class names) whose footer composes its keys from now on, in order."""
+    from accountdesk.tui.widgets.footer import AppFooter
+
+    composed: list[str] = []
+    real_compose = AppFooter.compose
+
+    def counting(footer: AppFooter):  # type: ignore[no-untyped-def]
+        composed.append(type(footer.screen).__name__)
+        return real_compose(footer)
+
+    monkeypatch.setattr(AppFooter, "compose", counting)
+    return composed
+
+
 async def start_mfa_refresh(pilot: Any) -> Any:
     """Sign in, open user_mfa, start a balance refresh: returns the MFA dialog that opens by itself."""
     from accountdesk.tui.screens.mfa import MfaDialog

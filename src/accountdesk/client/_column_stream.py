@@ -33,7 +33,7 @@ from ._columns import (
     _refuse_constant,
 )
 from ._gc import gc_paused
-from ._wire_rows import RAW_ROWS, ROWS
+from ._wire_rows import RAW_ROWS, ROWS, decode_typed
 
 __all__ = ["BatchSyntaxError", "BrokenBodyError", "ColumnStream", "parse_row_batch"]
 
@@ -70,17 +70,10 @@ def parse_row_batch(content: bytes, offset: int) -> TransactionColumns:
     """
     columns = TransactionColumns(user_id=None, currency=None)
     with gc_paused():
-        rows: Any = None
-        for decoder in (ROWS, RAW_ROWS):  # (the second: amounts written as numbers)
-            try:
-                rows = decoder.decode(content)
-                break
-            except msgspec.ValidationError:
-                continue  # JSON, but not in the usual types: the checked path says
-            except msgspec.DecodeError:
-                raise BatchSyntaxError("not JSON") from None
-            except (ValueError, RecursionError):  # not UTF-8, nested deep: the checked path says
-                break
+        try:
+            rows = decode_typed(content, ROWS, RAW_ROWS)
+        except msgspec.DecodeError:
+            raise BatchSyntaxError("not JSON") from None
         if rows is not None and _fill_from_rows(columns, rows, offset):
             return columns
         try:

@@ -51,6 +51,7 @@ from ._wire_rows import (
     RAW_BODY,
     WireTransaction,
     amount_texts,
+    decode_typed,
     exact_amount,
 )
 
@@ -100,18 +101,10 @@ def parse_transaction_columns(content: bytes) -> TransactionColumns:
 
 def _typed_columns(content: bytes) -> TransactionColumns | None:
     """The columns when msgspec decodes the body and every column passes; else None."""
-    body: Any = None
-    for decoder in (BODY, RAW_BODY):  # (the second: amounts written as numbers)
-        try:
-            body = decoder.decode(content)
-            break
-        except msgspec.ValidationError:
-            continue
-        except (msgspec.MsgspecError, ValueError, RecursionError):
-            # Besides its own errors msgspec raises UnicodeDecodeError (bytes that
-            # are not UTF-8 in a field) and RecursionError (nesting ~1,000 deep):
-            # the other path reads those or names what is wrong.
-            return None
+    try:
+        body = decode_typed(content, BODY, RAW_BODY)
+    except msgspec.DecodeError:  # not JSON: the other path names what is wrong
+        return None
     if body is None:
         return None
     columns = TransactionColumns(

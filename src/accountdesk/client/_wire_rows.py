@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
-from typing import Annotated, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
 import msgspec
 
@@ -26,6 +26,7 @@ __all__ = [
     "ROWS",
     "WireTransaction",
     "amount_texts",
+    "decode_typed",
     "exact_amount",
 ]
 
@@ -63,6 +64,28 @@ BODY = msgspec.json.Decoder(_WireTransactions[str])
 RAW_BODY = msgspec.json.Decoder(_WireTransactions[msgspec.Raw])
 ROWS = msgspec.json.Decoder(list[WireTransaction[str]])
 RAW_ROWS = msgspec.json.Decoder(list[WireTransaction[msgspec.Raw]])
+
+
+def decode_typed(
+    content: bytes, usual: msgspec.json.Decoder[Any], raw: msgspec.json.Decoder[Any]
+) -> Any:
+    """``content`` decoded by ``usual``, else by ``raw`` (amounts as written); None: read row by row.
+
+    None when both refuse a type, or for bytes that are not UTF-8 in a field
+    (UnicodeDecodeError) or nesting ~1,000 deep (RecursionError), which the
+    row-by-row path reads or names. Bytes that are not JSON raise
+    ``msgspec.DecodeError``.
+    """
+    for decoder in (usual, raw):
+        try:
+            return decoder.decode(content)
+        except msgspec.ValidationError:  # (a DecodeError too: caught first)
+            continue
+        except (ValueError, RecursionError) as exc:
+            if isinstance(exc, msgspec.DecodeError):
+                raise
+            return None
+    return None
 
 
 def amount_texts(raws: list[msgspec.Raw]) -> list[str] | None:

@@ -118,15 +118,7 @@ class TransactionData:
     @classmethod
     def from_columns(cls, columns: TransactionColumns) -> TransactionData:
         """The client's columnar read (validated, sanitised), its compact columns taken as they are."""
-        return cls(
-            transaction_ids=columns.transaction_ids,
-            dates=columns.dates,
-            descriptions=columns.descriptions,
-            categories=columns.categories,
-            amounts=columns.amounts,
-            pending=columns.pending,
-            currency=columns.currency,
-        )
+        return cls(**_columns_of(columns), currency=columns.currency)
 
     @classmethod
     def streaming(cls) -> TransactionData:
@@ -146,14 +138,7 @@ class TransactionData:
         """
         if columns.currency is not None:
             self.currency = columns.currency
-        self.store.append(
-            transaction_ids=columns.transaction_ids,
-            dates=columns.dates,
-            descriptions=columns.descriptions,
-            categories=columns.categories,
-            amounts=columns.amounts,
-            pending=columns.pending,
-        )
+        self.store.append(**_columns_of(columns))
         with self._index_lock:
             if self._index is not None:
                 self._index.extend(len(self))
@@ -252,6 +237,18 @@ class TransactionData:
                 old = self._widths or {}
                 self._widths = {key: max(old.get(key, 0), width) for key, width in widths.items()}
             return self._widths
+
+
+def _columns_of(columns: TransactionColumns) -> dict[str, Sequence[Any]]:
+    """The client's six columns, as :class:`TransactionStore` takes them."""
+    return {
+        "transaction_ids": columns.transaction_ids,
+        "dates": columns.dates,
+        "descriptions": columns.descriptions,
+        "categories": columns.categories,
+        "amounts": columns.amounts,
+        "pending": columns.pending,
+    }
 
 
 def _some_date(store: TransactionStore, start: int, end: int) -> list[str]:
