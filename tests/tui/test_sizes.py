@@ -10,6 +10,7 @@ sweep does not open.
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import inspect
 import pkgutil
@@ -17,7 +18,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from textual import events
 from textual.command import CommandPalette
+from textual.geometry import Size
 from textual.screen import Screen
 from tui_helpers import screen_text
 
@@ -237,3 +240,33 @@ async def test_toasts_over_the_palette_survive_a_terminal_shrinking_to_20x6(make
         await pilot.resize_terminal(100, 30)
         await pilot.pause()
         assert "Job started" in screen_text(app)  # the toasts waited, and are back
+
+
+@pytest.mark.parametrize("name", ["help", "account", "transactions"])
+async def test_a_frame_painted_before_the_screens_have_the_new_size_does_not_crash(
+    name: str, make_app: Any
+) -> None:
+    """Textual hands the screens a new size 1/120 s after the app gets it.
+
+    A frame painted in between (a key's answer, or a change the screen paints
+    on its next idle) is laid out at the size the screen still has: growing
+    from 20x6, the widgets shown again were laid out 20 cells wide, and a
+    line 0 cells wide crashed rich.
+    """
+    app = make_app(clipboard="file")
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await SWEEP[name](Driver(app, pilot.pause))
+        await pilot.resize_terminal(20, 6)
+        await pilot.pause()
+        grown = Size(100, 30)
+        app.post_message(events.Resize(grown, grown))
+        while app._resize_timer is None:  # the app has it, the screens not yet
+            await asyncio.sleep(0)
+        assert app.screen.outer_size == Size(20, 6)
+        app.screen.refresh(layout=True)
+        app.screen._on_timer_update()  # the frame in between
+        await pilot.pause(0.05)
+        assert app.is_running
+        assert app.screen.outer_size == grown
+        assert not app.has_class("-too-small")
+        assert TOO_SMALL not in screen_text(app)

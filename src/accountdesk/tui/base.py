@@ -41,6 +41,7 @@ from textual.worker import Worker, WorkerState
 
 from accountdesk.core.desk import Desk
 
+from .frame_pacing import PacedFrames
 from .messages import ServiceFailed, SettingsUnusable
 
 __all__ = [
@@ -75,6 +76,11 @@ def too_small_text(size: Size) -> str:
     )
 
 
+def too_small(size: Size) -> bool:
+    """A terminal of ``size`` is below :data:`MIN_SIZE` (in either direction)."""
+    return size.width < MIN_SIZE.width or size.height < MIN_SIZE.height
+
+
 def terminal_too_small(app: App[Any]) -> bool:
     """The terminal is below :data:`MIN_SIZE`: every screen shows the one line."""
     return app.has_class(_TOO_SMALL)
@@ -88,7 +94,7 @@ def fit_terminal(app: App[Any], size: Size) -> None:
     screen below keeps its old layout rules until it is laid out again,
     at the new size.
     """
-    small = size.width < MIN_SIZE.width or size.height < MIN_SIZE.height
+    small = too_small(size)
     app.set_class(small, _TOO_SMALL)
     for screen in app.screen_stack:
         if small and isinstance(screen, CommandPalette):
@@ -115,12 +121,16 @@ class FitsTheTerminal(App[None]):
     """The app's side of a terminal too small (see the module docstring)."""
 
     async def _on_resize(self, event: events.Resize) -> None:
-        # Every screen of the stack shows or hides its content for the new
-        # size now, before Textual hands the size to the screens (the top one
-        # first). A modal on top (the palette) is composited over the screens
-        # beneath: laid out at 20x6 before they hid their widgets, a label
-        # 0 cells wide crashed rich. Textual's own handler runs after this.
-        fit_terminal(self, event.size)
+        # A terminal too small: every screen of the stack hides its content
+        # now, before Textual hands the size to the screens (1/120 s later,
+        # the top one first). A modal on top (the palette) is composited over
+        # the screens beneath: laid out at 20x6 before they hid their widgets,
+        # a label 0 cells wide crashed rich. Textual's own handler runs after
+        # this. Grown big enough: each screen shows its content again when it
+        # has the new size (_FitsTheTerminal._on_resize); shown now, a frame
+        # painted in between laid it out at the old, tiny size (the same crash).
+        if too_small(event.size):
+            fit_terminal(self, event.size)
 
     def action_command_palette(self) -> None:
         """Ctrl+P: the palette, unless the terminal is too small to draw it (a bell then)."""
@@ -236,7 +246,7 @@ def _steady_cursors(screen: Screen[Any]) -> None:
             field.cursor_blink = False
 
 
-class DeskScreen(_FitsTheTerminal, ForwardsWorkerFailures, Screen[ResultT]):
+class DeskScreen(PacedFrames, _FitsTheTerminal, ForwardsWorkerFailures, Screen[ResultT]):
     """Base of every full screen."""
 
     @property
@@ -251,7 +261,7 @@ class DeskScreen(_FitsTheTerminal, ForwardsWorkerFailures, Screen[ResultT]):
         _steady_cursors(self)
 
 
-class DeskModal(_FitsTheTerminal, ForwardsWorkerFailures, ModalScreen[ResultT]):
+class DeskModal(PacedFrames, _FitsTheTerminal, ForwardsWorkerFailures, ModalScreen[ResultT]):
     """Base of every dialog: live job polling is held while one is open."""
 
     @property
