@@ -114,3 +114,23 @@ async def test_a_change_just_after_a_frame_waits_for_the_rest_of_the_period_only
 def test_every_screen_and_dialog_of_the_dashboard_is_paced() -> None:
     assert issubclass(DeskScreen, PacedFrames)
     assert issubclass(DeskModal, PacedFrames)
+
+
+async def test_a_frame_thrown_away_in_a_batch_does_not_hold_the_next_one_back(
+    clock: Clock,
+) -> None:
+    """Textual renders the top screen inside an app batch and throws it away (start-up)."""
+    app = PacedApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause(0.05)
+        clock.now += 1
+        count = app.screen.query_one("#count", Static)
+        frames = len(app.frames)
+        with app.batch_update():
+            count.update("1")
+            app.screen._on_timer_update()  # what Textual's timer may do meanwhile
+        assert len(app.frames) == frames  # nothing was written in the batch
+        clock.now += UPDATE_PERIOD * 0.1
+        count.update("2")
+        await quiet(pilot)
+        assert app.frames[frames:] == [clock.now]  # at once, not a period later

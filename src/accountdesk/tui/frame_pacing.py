@@ -11,10 +11,12 @@ right behind the frame of the letters typed waited for (a profile of
 painted 30 ms after it, on the grid).
 
 :class:`PacedFrames` keeps Textual's limit (one frame per ``1 / MAX_FPS``)
-and measures it from the last frame: a screen that has something to paint
-when it is idle paints at the loop's next turn if a period has passed since
-its last frame, and otherwise one period after it. Textual's own timer is then never resumed;
-everything a frame does is still Textual's (``_on_timer_update``).
+and measures it from the last frame written: a screen that has something to
+paint when it is idle paints at the loop's next turn if a period has passed
+since then, and otherwise one period after it. A frame rendered inside an
+app batch (thrown away) or an update that drew nothing does not count.
+Textual's own timer is then never resumed; everything a frame does is still
+Textual's (``_on_timer_update``).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ __all__ = ["PacedFrames"]
 class PacedFrames:
     """Mixin for screens: paint as soon as the frame rate allows (module docstring)."""
 
-    #: When this screen's last frame began (``time.monotonic``).
+    #: When this screen's last frame was rendered (``time.monotonic``).
     _painted_at = float("-inf")
     #: The frame waiting for the loop's next turn or its period (None: none waits).
     _frame_due: asyncio.TimerHandle | asyncio.Handle | None = None
@@ -74,10 +76,15 @@ class PacedFrames:
         self._frame_due = None
         try:
             if self._wants_frame():
-                self._on_timer_update()
+                self._on_timer_update()  # type: ignore[attr-defined]
         except Exception as error:  # noqa: BLE001 (as a Textual timer's callback: the app's handler)
             self.app._handle_exception(error)  # type: ignore[attr-defined]
 
-    def _on_timer_update(self) -> None:
-        self._painted_at = time.monotonic()
-        super()._on_timer_update()  # type: ignore[misc]
+    def _compositor_refresh(self) -> None:
+        # A frame written (the top screen, outside an app batch): a frame
+        # rendered in a batch is thrown away, and an update with nothing to
+        # draw draws nothing; neither may hold the next frame back.
+        app = self.app  # type: ignore[attr-defined]
+        if not app._batch_count and self is app.screen:
+            self._painted_at = time.monotonic()
+        super()._compositor_refresh()  # type: ignore[misc]
