@@ -22,6 +22,7 @@ from textual import events
 from textual.command import CommandPalette
 from textual.geometry import Size
 from textual.screen import Screen
+from textual.widgets import Input
 from tui_helpers import screen_text
 
 import accountdesk.tui.screens as screens_package
@@ -263,6 +264,7 @@ async def test_a_frame_painted_before_the_screens_have_the_new_size_does_not_cra
         while app._resize_timer is None:  # the app has it, the screens not yet
             await asyncio.sleep(0)
         assert app.screen.outer_size == Size(20, 6)
+        assert not app.has_class("-too-small")  # shown at once (keys typed now reach it)
         app.screen.refresh(layout=True)
         app.screen._on_timer_update()  # the frame in between
         await pilot.pause(0.05)
@@ -270,3 +272,31 @@ async def test_a_frame_painted_before_the_screens_have_the_new_size_does_not_cra
         assert app.screen.outer_size == grown
         assert not app.has_class("-too-small")
         assert TOO_SMALL not in screen_text(app)
+
+
+async def test_keys_typed_as_the_terminal_grows_back_go_on_where_the_person_was(
+    make_app: Any,
+) -> None:
+    """The box focused before the terminal shrank has the keys typed right after it grew back.
+
+    It keeps what was typed before: it was given its focus back with its
+    text selected (Textual's Input selects on focus), and the next key
+    typed over it; and the keys typed before the next frame went nowhere.
+    """
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await Driver(app, pilot.pause).sign_in()
+        box = app.screen.query_one("#user-id", Input)
+        assert app.focused is box
+        await pilot.press(*"user_go")
+        await pilot.resize_terminal(20, 6)
+        await pilot.pause()
+        assert app.focused is None  # hidden
+        grown = Size(100, 30)
+        app.post_message(events.Resize(grown, grown))
+        for key in "od":  # behind the resize, as a terminal sends them
+            app.post_message(events.Key(key, key))
+        await pilot.pause()
+        await pilot.pause()
+        assert app.focused is box
+        assert box.value == "user_good"

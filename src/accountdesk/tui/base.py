@@ -113,7 +113,11 @@ def fit_terminal(app: App[Any], size: Size) -> None:
         if not small:
             kept = _focus_kept.pop(screen, None)
             if kept is not None and kept.is_attached:
-                screen.call_after_refresh(screen.set_focus, kept)
+                # Now, not after the next frame: keys typed as the terminal
+                # grew back went nowhere until then. Given back as the app's
+                # focus is (from_app_focus), so a box does not select its
+                # text and the next key does not type over it.
+                screen.set_focus(kept, scroll_visible=False, from_app_focus=True)
         screen.refresh()
 
 
@@ -121,16 +125,16 @@ class FitsTheTerminal(App[None]):
     """The app's side of a terminal too small (see the module docstring)."""
 
     async def _on_resize(self, event: events.Resize) -> None:
-        # A terminal too small: every screen of the stack hides its content
-        # now, before Textual hands the size to the screens (1/120 s later,
-        # the top one first). A modal on top (the palette) is composited over
-        # the screens beneath: laid out at 20x6 before they hid their widgets,
-        # a label 0 cells wide crashed rich. Textual's own handler runs after
-        # this. Grown big enough: each screen shows its content again when it
-        # has the new size (_FitsTheTerminal._on_resize); shown now, a frame
-        # painted in between laid it out at the old, tiny size (the same crash).
-        if too_small(event.size):
-            fit_terminal(self, event.size)
+        # Every screen of the stack shows or hides its content for the new
+        # size now, before Textual hands the size to the screens (1/120 s
+        # later, the top one first). A modal on top (the palette) is
+        # composited over the screens beneath: laid out at 20x6 before they
+        # hid their widgets, a label 0 cells wide crashed rich. Shown again
+        # now, not when the screens have the size: keys typed right after the
+        # terminal grew went nowhere for 60-100 ms. No frame is drawn in
+        # between (_FitsTheTerminal._on_timer_update). Textual's own handler
+        # runs after this.
+        fit_terminal(self, event.size)
 
     def action_command_palette(self) -> None:
         """Ctrl+P: the palette, unless the terminal is too small to draw it (a bell then)."""
@@ -165,6 +169,16 @@ class _FitsTheTerminal:
         if not self._resumed:
             self._resumed = True
             event.refresh_styles = False
+
+    def _on_timer_update(self) -> None:
+        # Not while the app has a new size the screens have not been given
+        # (Textual hands it over 1/120 s later): the frame would be laid out
+        # at the old size with the widgets fit_terminal has shown or hidden
+        # for the new one (grown from 20x6: laid out 20 cells wide, a label
+        # 0 cells wide crashed rich). What waits is drawn at the new size.
+        if self.app._resize_event is not None:  # type: ignore[attr-defined]
+            return
+        super()._on_timer_update()  # type: ignore[misc]
 
     #: A frame of this screen was rendered outside a batch (so it was written).
     _drawn = False
