@@ -65,10 +65,16 @@ class TransactionRead:
             self._run(client), name=f"read transactions of {user_id}"
         )
 
+    #: :meth:`cancel` was called.
+    _stopped = False
+
     @property
     def cancelled(self) -> bool:
         """Whether the read was stopped by :meth:`cancel` (or is being stopped)."""
-        return self._task.cancelled() or bool(self._task.cancelling())
+        # Not the task's cancelling(): an asyncio.timeout inside the client
+        # cancels this task for a moment too, and undoes it (a follower that
+        # looked then gave up on a healthy read: the screen showed no rows).
+        return self._stopped or self._task.cancelled()
 
     def on_done(self, callback: Callable[[TransactionRead], None]) -> None:
         """Call ``callback(self)`` once the read has ended, however it ended."""
@@ -103,6 +109,7 @@ class TransactionRead:
     def cancel(self) -> None:
         """Stop the read (its rows so far stay in ``data``); nothing if it has ended."""
         if not self.done:
+            self._stopped = True
             self._task.cancel()
 
     async def _run(self, client: AccountDataClient) -> None:
