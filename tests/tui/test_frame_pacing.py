@@ -9,6 +9,8 @@ clock is the module's, set by the test; the frames are the app's.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -58,7 +60,17 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     return clock
 
 
-async def quiet(pilot: Any) -> None:
+@contextlib.asynccontextmanager
+async def started(clock: Clock) -> AsyncIterator[tuple[PacedApp, Static]]:
+    """The app, its first frames painted, a second later (the last frame long ago)."""
+    app = PacedApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause(0.05)
+        clock.now += 1
+        yield app, app.screen.query_one("#count", Static)
+
+
+async def quiet() -> None:
     # Not pilot.pause: it paints a frame itself, whatever the pacing.
     for _ in range(20):
         await asyncio.sleep(0)
@@ -67,33 +79,26 @@ async def quiet(pilot: Any) -> None:
 async def test_a_change_long_after_the_last_frame_is_painted_on_the_screen_s_next_idle(
     clock: Clock,
 ) -> None:
-    app = PacedApp()
-    async with app.run_test(size=(40, 10)) as pilot:
-        await pilot.pause(0.05)
-        clock.now += 1
+    async with started(clock) as (app, count):
         before = len(app.frames)
-        app.screen.query_one("#count", Static).update("1")
-        await quiet(pilot)
+        count.update("1")
+        await quiet()
         assert app.frames[before:] == [clock.now]
 
 
 async def test_a_change_just_after_a_frame_waits_for_the_rest_of_the_period_only(
     clock: Clock,
 ) -> None:
-    app = PacedApp()
-    async with app.run_test(size=(40, 10)) as pilot:
-        await pilot.pause(0.05)
-        count = app.screen.query_one("#count", Static)
-        clock.now += 1
+    async with started(clock) as (app, count):
         count.update("1")
-        await quiet(pilot)
+        await quiet()
         painted = app.frames[-1]
         clock.now = painted + UPDATE_PERIOD * 0.4
         frames = len(app.frames)
         loop = asyncio.get_running_loop()
         changed = loop.time()
         count.update("2")
-        await quiet(pilot)
+        await quiet()
         idle = loop.time()
         assert len(app.frames) == frames  # not yet: one frame per period
         due = app.screen._frame_due
@@ -103,7 +108,7 @@ async def test_a_change_just_after_a_frame_waits_for_the_rest_of_the_period_only
         assert changed + rest - 1e-6 <= due.when() <= idle + rest + 1e-6
         # A second change while it waits adds no second frame.
         count.update("3")
-        await quiet(pilot)
+        await quiet()
         assert app.screen._frame_due is due
         await asyncio.sleep(UPDATE_PERIOD * 3)
         assert len(app.frames) == frames + 1
@@ -120,11 +125,7 @@ async def test_a_frame_thrown_away_in_a_batch_does_not_hold_the_next_one_back(
     clock: Clock,
 ) -> None:
     """Textual renders the top screen inside an app batch and throws it away (start-up)."""
-    app = PacedApp()
-    async with app.run_test(size=(40, 10)) as pilot:
-        await pilot.pause(0.05)
-        clock.now += 1
-        count = app.screen.query_one("#count", Static)
+    async with started(clock) as (app, count):
         frames = len(app.frames)
         with app.batch_update():
             count.update("1")
@@ -132,5 +133,5 @@ async def test_a_frame_thrown_away_in_a_batch_does_not_hold_the_next_one_back(
         assert len(app.frames) == frames  # nothing was written in the batch
         clock.now += UPDATE_PERIOD * 0.1
         count.update("2")
-        await quiet(pilot)
+        await quiet()
         assert app.frames[frames:] == [clock.now]  # at once, not a period later
