@@ -300,3 +300,28 @@ async def test_keys_typed_as_the_terminal_grows_back_go_on_where_the_person_was(
         await pilot.pause()
         assert app.focused is box
         assert box.value == "user_good"
+
+
+async def test_keys_typed_while_the_terminal_is_too_small_do_nothing_but_quit(
+    make_app: Any,
+) -> None:
+    """Nothing shows but the one line: `j` opened the jobs screen unseen, letters went into the box."""
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await Driver(app, pilot.pause).sign_in()
+        lookup = app.screen
+        box = lookup.query_one("#user-id", Input)
+        await pilot.resize_terminal(20, 6)
+        await pilot.pause()
+        await pilot.press("j", "e", "u")
+        await pilot.pause()
+        assert app.screen is lookup and box.value == ""
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        await pilot.press("u")
+        assert app.screen is lookup and box.value == "u"  # as before it shrank
+        await pilot.resize_terminal(20, 6)
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert not app.is_running

@@ -15,9 +15,10 @@
 - A terminal below :data:`MIN_SIZE`: every screen hides what it holds
   (``App.-too-small`` in ``app.tcss``) and draws one line saying what it
   needs instead of a crushed layout (a button 0 cells wide crashed rich);
-  it draws normally again as soon as the terminal grows. Textual's command
-  palette is not one of our screens and would draw over that line: it does
-  not open then (:func:`terminal_too_small`), and a terminal shrinking under
+  it draws normally again as soon as the terminal grows. Keys typed
+  meanwhile are dropped (they would act unseen), except Ctrl+Q and Ctrl+C.
+  Textual's command palette is not one of our screens and would draw over
+  that line: it does not open then (:func:`terminal_too_small`), and a terminal shrinking under
   it closes it (a search half typed is cheap to type again; a palette nobody
   can see would take the keys).
 """
@@ -64,6 +65,8 @@ ResultT = TypeVar("ResultT")
 #: four app keys, fit at 60x16.
 MIN_SIZE = Size(60, 16)
 _TOO_SMALL = "-too-small"
+#: The keys that still act while a terminal too small shows its one line.
+_KEYS_WHEN_TOO_SMALL = frozenset({"ctrl+q", "ctrl+c"})
 #: The widget each hidden screen had focused, per screen (gone with the screen).
 _focus_kept: WeakKeyDictionary[Screen[Any], Widget | None] = WeakKeyDictionary()
 
@@ -135,6 +138,20 @@ class FitsTheTerminal(App[None]):
         # between (_FitsTheTerminal._on_timer_update). Textual's own handler
         # runs after this.
         fit_terminal(self, event.size)
+
+    async def on_event(self, event: events.Event) -> None:
+        # A terminal too small shows one line and nothing else: a key typed
+        # then would act unseen (`j` opened the jobs screen, `e` the error
+        # log, letters went into a box nobody could see). Only quitting works.
+        if (
+            isinstance(event, events.Key)
+            and not event.is_forwarded
+            and event.key not in _KEYS_WHEN_TOO_SMALL
+            and terminal_too_small(self)
+        ):
+            event.stop()
+            return
+        await super().on_event(event)
 
     def action_command_palette(self) -> None:
         """Ctrl+P: the palette, unless the terminal is too small to draw it (a bell then)."""
