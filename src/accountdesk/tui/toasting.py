@@ -14,12 +14,11 @@ import time
 
 from textual import events
 from textual.app import App
-from textual.geometry import Size
 from textual.notifications import SeverityLevel
 
 from accountdesk.core.toasts import ToastStack
 
-from .base import MIN_SIZE, DeskModal
+from .base import DeskModal, too_small
 from .messages import RedrawToasts, StackToast
 
 __all__ = ["StackedToasts"]
@@ -66,7 +65,7 @@ class StackedToasts(App[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         # Below the minimum the screens draw one line; toasts wait until it grows.
-        small = _too_small(event.size)
+        small = too_small(event.size)
         if small != self._toasts_too_small:
             self._toasts_too_small = small
             self.redraw_toasts()
@@ -100,7 +99,7 @@ class StackedToasts(App[None]):
         # A dialog's text is never covered: while one is open the toasts wait,
         # keeping the time they have left (core.toasts); so does the one line
         # of a terminal too small.
-        if _too_small(self.size) or any(
+        if too_small(self.size) or any(
             isinstance(screen, DeskModal) for screen in self.screen_stack
         ):
             self._toasts.hold(now)
@@ -125,7 +124,3 @@ class StackedToasts(App[None]):
         self._toasts.clear()
         self._toast_generation += 1
         super().clear_notifications()
-
-
-def _too_small(size: Size) -> bool:
-    return size.width < MIN_SIZE.width or size.height < MIN_SIZE.height
