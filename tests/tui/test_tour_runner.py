@@ -343,3 +343,27 @@ async def test_the_picker_shows_every_tour_at_80x24(tmp_path: Path) -> None:
         await pilot.press("down")
         await pilot.pause()
         assert " ".join(widget_text(summary, " ").split()) == tours[1].summary
+
+
+async def test_a_caption_that_asks_for_the_focus_while_the_terminal_is_too_small_gets_it_as_it_grows(
+    tmp_path: Path,
+) -> None:
+    # Found in tmux: a shrink and a grow during a step left the focus on the
+    # widget the step had used (a button); Space then no longer moved the tour
+    # on, and Enter started a job. The step ended while the terminal was too
+    # small, and its caption could not take the focus then (it was hidden).
+    app = demo_app(tmp_path, tour(SIGN_IN, MANUAL, 'say = "End."'))
+    async with app.run_test(size=SIZE) as pilot:
+        runner = await started(pilot)
+        box = app.screen.query_one(Input)
+        app.screen.set_focus(box)  # as a step's action does: the widget it uses
+        await pilot.pause()
+        await pilot.resize_terminal(20, 6)
+        await pilot.pause()
+        runner._take_focus()  # the step ends, the terminal still too small
+        await pilot.pause()
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        assert app.focused is app.screen.query_one(CaptionPanel)
+        await press(pilot, runner, "space")  # the keys are the tour's again
+        assert runner.index == 1 and runner.outcome.state is StepState.DONE

@@ -17,6 +17,8 @@
   needs instead of a crushed layout (a button 0 cells wide crashed rich);
   it draws normally again as soon as the terminal grows. Keys typed
   meanwhile are dropped (they would act unseen), except Ctrl+Q and Ctrl+C.
+  The focus comes back where it was, or to a widget given it meanwhile (a
+  tour's caption, as a step ends).
   Textual's command palette is not one of our screens and would draw over
   that line: it does not open then (:func:`terminal_too_small`), and a terminal shrinking under
   it closes it (a search half typed is cheap to type again; a palette nobody
@@ -172,6 +174,19 @@ class _FitsTheTerminal:
         # Before Textual's own handler (later in the MRO), which lays the
         # screen out at the new size at once.
         fit_terminal(self.app, event.size)  # type: ignore[attr-defined]
+
+    def set_focus(
+        self, widget: Widget | None, scroll_visible: bool = True, from_app_focus: bool = False
+    ) -> None:
+        # A widget given the focus while the terminal is too small (hidden,
+        # so Textual would refuse it) gets it when the terminal grows back:
+        # a tour step that ended then gave its caption the focus, and the
+        # focus came back to the button the step had pressed instead.
+        screen: Any = self
+        if widget is not None and screen.has_class(_TOO_SMALL) and screen in _focus_kept:
+            _focus_kept[screen] = widget
+            return
+        super().set_focus(widget, scroll_visible, from_app_focus)  # type: ignore[misc]
 
     #: The screen's first resume was handled (see ``_on_screen_resume``).
     _resumed = False
