@@ -136,22 +136,37 @@ class Driver:
                 return
             await self._pause()
 
-    def _fill(self, selector: str, value: str) -> None:
+    async def _fill(self, selector: str, value: str) -> None:
+        await self._screen_built()
         self.app.screen.query_one(selector, Input).value = value
+
+    async def _screen_built(self) -> None:
+        """Until the top screen has built its widgets (bounded: then the query says what is missing).
+
+        A screen switched to a moment ago has not: picking a tour from the
+        palette signs out, and the tour's first step filled the new sign-in
+        screen's secret box before it had one (an internal error, one time
+        in two).
+        """
+        await _handled(self.app)  # a screen switch the app was asked for is done
+        for _ in range(50):
+            if self.app.screen.is_mounted:
+                return
+            await self._pause()
 
     async def sign_in(self, *, api_key: str | None = None, api_secret: str | None = None) -> None:
         """Sign in from the sign-in screen (pre-filled on the sandbox; pass values to type others)."""
         if api_key is not None:
-            self._fill("#api-key", api_key)
+            await self._fill("#api-key", api_key)
         if api_secret is not None:
-            self._fill("#api-secret", api_secret)
+            await self._fill("#api-secret", api_secret)
         await self._pause()
         await self.app.screen.run_action("sign_in")
         await self.settle()
 
     async def open_account(self, user_id: str) -> None:
         """From the lookup screen, look ``user_id`` up and wait for the account screen to load."""
-        self._fill("#user-id", user_id)
+        await self._fill("#user-id", user_id)
         await self._pause()
         await self.app.screen.run_action("lookup")
         await self.settle()
@@ -163,7 +178,7 @@ class Driver:
 
     async def answer_mfa(self, answer: str) -> None:
         """Type ``answer`` in the open MFA dialog and submit it."""
-        self._fill("#mfa-answer", answer)
+        await self._fill("#mfa-answer", answer)
         await self.app.screen.run_action("submit")
         await self.settle()
 
