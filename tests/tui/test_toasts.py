@@ -146,3 +146,33 @@ async def test_toasts_wait_while_the_terminal_is_too_small_and_come_back(make_ap
         await pilot.resize_terminal(80, 24)
         await settle(pilot)
         assert any("CSV exported" in screen_line(app, y) for y in range(24))
+
+
+async def test_a_toast_leaves_the_terminal_as_it_becomes_too_small_not_a_refresh_later(
+    make_app,  # type: ignore[no-untyped-def]
+) -> None:
+    """Found in tmux: the first frame at 40x10 drew the toast over the one line for 50-70 ms.
+
+    Textual shows a toast rack with an inline style, which wins over the rule
+    that hides a screen's widgets when the terminal is too small; the toasts
+    were cleared only after the next refresh. The app hides the racks as it
+    takes the new size, before any frame at that size.
+    """
+    from textual import events
+    from textual.geometry import Size
+    from textual.widgets._toast import ToastRack
+
+    app = make_app()
+    app.NOTIFICATION_TIMEOUT = 600
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        app.notify("Saved 42 rows", title="CSV exported")
+        await settle(pilot)
+        rack = app.screen.query_one(ToastRack)
+        assert rack.display
+        app.on_resize(events.Resize(Size(30, 10), Size(30, 10)))  # the app's handler, no frame yet
+        assert not rack.display
+        await pilot.resize_terminal(30, 10)
+        await settle(pilot)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert any("CSV exported" in screen_line(app, y) for y in range(24))  # back as it grows

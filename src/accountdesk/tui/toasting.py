@@ -68,6 +68,15 @@ class StackedToasts(App[None]):
         small = too_small(event.size)
         if small != self._toasts_too_small:
             self._toasts_too_small = small
+            if small:
+                # Now, before a frame at this size: Textual shows a rack with
+                # an inline style, over app.tcss's rule that hides the
+                # screen's widgets, and the redraw below clears it only after
+                # the next refresh (a toast drawn over the one line, ~60 ms).
+                # Textual shows it again when toasts come back.
+                for screen in self.screen_stack:
+                    for rack in screen.query("ToastRack"):
+                        rack.display = False
             self.redraw_toasts()
 
     def redraw_toasts(self) -> None:
