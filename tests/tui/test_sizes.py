@@ -325,3 +325,33 @@ async def test_keys_typed_while_the_terminal_is_too_small_do_nothing_but_quit(
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert not app.is_running
+
+
+async def test_every_frame_at_the_grown_size_has_the_layout_for_its_height(make_app: Any) -> None:
+    """Found in tmux: after growing from 20x6, one frame drew the layout for short terminals.
+
+    Textual lays a screen out at its new size and paints it, then sets the
+    height class (``-short`` under 24 lines, ``-tall`` from 24) for that
+    size: the first frame at 100x30 had one-line fields and buttons.
+    """
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.resize_terminal(20, 6)
+        await pilot.pause()
+        screen = app.screen
+        assert screen.has_class("-short")
+        frames: list[tuple[Size, bool]] = []
+        paint = screen._compositor_refresh
+
+        def recorded() -> None:
+            frames.append((screen.outer_size, screen.has_class("-tall")))
+            paint()
+
+        screen._compositor_refresh = recorded  # type: ignore[method-assign]
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        await pilot.pause()
+        grown = [tall for size, tall in frames if size == Size(100, 30)]
+        assert grown, frames  # frames were painted at the grown size
+        assert all(grown), frames

@@ -126,6 +126,32 @@ def fit_terminal(app: App[Any], size: Size) -> None:
         screen.refresh()
 
 
+def height_class(breakpoints: list[tuple[int, str]] | None, height: int) -> str | None:
+    """The class of ``VERTICAL_BREAKPOINTS`` for ``height``, as Textual picks it."""
+    for breakpoint, name in sorted(breakpoints or [], reverse=True):
+        if height >= breakpoint:
+            return name
+    return None
+
+
+def _height_class_now(screen: Screen[Any], height: int) -> None:
+    # Textual lays a screen out at its new size and paints it, then sets the
+    # height class for that size: the first frame after growing from 20x6
+    # drew the layout for short terminals (one-line fields and buttons).
+    # Set and styled here, before Textual's handler; it then finds nothing
+    # to change.
+    breakpoints = screen.VERTICAL_BREAKPOINTS
+    if breakpoints is None:
+        breakpoints = screen.app.VERTICAL_BREAKPOINTS
+    wanted = height_class(breakpoints, height)
+    names = {name for _, name in breakpoints or []}
+    if wanted is None or {name for name in names if screen.has_class(name)} == {wanted}:
+        return
+    for name in names:
+        screen.set_class(name == wanted, name, update=False)
+    screen.app.stylesheet.update_nodes(screen.walk_children(with_self=True), animate=False)
+
+
 class FitsTheTerminal(App[None]):
     """The app's side of a terminal too small (see the module docstring)."""
 
@@ -174,6 +200,7 @@ class _FitsTheTerminal:
         # Before Textual's own handler (later in the MRO), which lays the
         # screen out at the new size at once.
         fit_terminal(self.app, event.size)  # type: ignore[attr-defined]
+        _height_class_now(self, event.size.height)  # type: ignore[arg-type]
 
     def set_focus(
         self, widget: Widget | None, scroll_visible: bool = True, from_app_focus: bool = False

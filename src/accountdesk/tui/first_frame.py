@@ -19,6 +19,7 @@ from textual.app import App
 from textual.dom import DOMNode
 from textual.screen import Screen
 
+from .base import height_class
 from .messages import ScreenShown
 
 __all__ = ["QuickFirstFrame"]
@@ -56,9 +57,7 @@ class QuickFirstFrame(App[None]):
         Textual sets it at the screen's first resize, which restyled every
         widget of it once more before the first frame (~10 ms).
         """
-        height = self.size.height
-        for breakpoint, name in sorted(self.VERTICAL_BREAKPOINTS or [], reverse=True):
-            if height >= breakpoint:
-                screen.add_class(name, update=False)
-                break
+        name = height_class(self.VERTICAL_BREAKPOINTS, self.size.height)
+        if name is not None:
+            screen.add_class(name, update=False)
         return screen
