@@ -17,7 +17,7 @@ import os
 from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -146,12 +146,24 @@ class AccountDeskApp(
 
     # -- lifecycle -----------------------------------------------------------
 
+    def get_default_screen(self) -> Screen[Any]:
+        # The sign-in screen is the bottom of the stack, not pushed over
+        # Textual's empty default screen once the app has mounted: that
+        # screen's own build, styling and layout, the push and the wait for
+        # the pushed screen's mount came before the first frame (~25 ms of
+        # the process's ~340, the first_frame benchmark). Signing in
+        # switches it for the lookup screen; signing out switches back.
+        screen = self.with_height_class(LoginScreen())
+        # As Textual's switch_screen leaves a screen it switches to: with no
+        # result callback to pop, switching it away failed (IndexError).
+        screen._push_result_callback(screen, None)
+        return screen
+
     def on_mount(self) -> None:
         if self._first_values.keymap:
             self._apply_keymap()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
-        fit_terminal(self, self.size)  # before the first screen is laid out
-        self.push_screen(self.with_height_class(LoginScreen()))
+        fit_terminal(self, self.size)
         # Once the sign-in screen is on the terminal: the log's first record
         # (its formatter loads the sanitiser, ~4 ms), then the settings
         # validated (a no-op when the desk was given validated settings; a
@@ -312,7 +324,7 @@ class AccountDeskApp(
     async def sign_out(self) -> None:
         """Forget the client and go back to the sign-in screen."""
         await self.desk.sign_out()
-        while len(self.screen_stack) > 2:
+        while len(self.screen_stack) > 1:
             self.pop_screen()
         self.switch_screen(LoginScreen())
 
@@ -360,7 +372,7 @@ class AccountDeskApp(
         """Back to the lookup screen (from any full screen), its user id field focused."""
         from .screens.lookup import LookupScreen
 
-        while len(self.screen_stack) > 2 and not isinstance(self.screen, LookupScreen):
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, LookupScreen):
             self.pop_screen()
         if isinstance(self.screen, LookupScreen):
             self.screen.action_focus_user_id()

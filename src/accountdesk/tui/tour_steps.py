@@ -81,7 +81,7 @@ async def perform(driver: Driver, step: TourStep) -> None:
             app.screen.check_job()
             await driver.settle()
     elif step.do is Action.BACK:
-        if len(app.screen_stack) <= 2:
+        if len(app.screen_stack) <= 1:  # the sign-in or lookup screen alone
             raise StepNotPossible("There is no screen to go back from.")
         await driver.back()
 

@@ -22,6 +22,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from accountdesk.core.start_settings import StartSettings
@@ -255,7 +256,12 @@ nothing is written there unless you tick it.
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in {"show_secret", "hide_secret"}:
-            hidden = self._field("#api-secret").password
+            try:
+                hidden = self._field("#api-secret").password
+            except NoMatches:
+                # Asked as the screen is built (the footer composes its keys
+                # with it, so they are in the first frame): the box starts hidden.
+                hidden = True
             return hidden if action == "show_secret" else not hidden
         return True
 
