@@ -20,6 +20,7 @@ from accountdesk.client import InvalidRequestError
 from accountdesk.core.tour_captions import StepState
 from accountdesk.core.tours import parse_tour, shipped_tours
 from accountdesk.tui import tour_steps
+from accountdesk.tui.driver import Driver
 from accountdesk.tui.screens.account import AccountScreen
 from accountdesk.tui.screens.login import LoginScreen
 from accountdesk.tui.screens.lookup import LookupScreen
@@ -386,10 +387,33 @@ async def test_a_tour_picked_while_signed_in_signs_in_on_the_new_sign_in_screen(
         await start_tour(app, tour(SIGN_IN, 'say = "Again."', title="Picked"))
         runner = current_tour(app)
         assert runner is not None
-        runner.driver = type(first.driver)(app, pilot.pause)
+        runner.driver = Driver(app, pilot.pause)
         await step_done(pilot, runner)
         assert runner.outcome.state is StepState.DONE, runner.outcome
         assert isinstance(app.screen, LookupScreen)
         assert not [
             r for r in app.desk.error_log.records if r.code is None or "internal" in r.title.lower()
         ]
+
+
+async def test_a_tour_picked_over_another_screen_while_signed_out_starts_on_the_sign_in_screen(
+    tmp_path: Path,
+) -> None:
+    # Found in tmux: signed out, with the error log open, a tour picked from
+    # the palette stayed on the error log: its first step said someone was
+    # signed in already, and every later step that nobody was.
+    from accountdesk.tui.screens.error_log import ErrorLogScreen
+
+    app = demo_app(tmp_path, None)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        app.action_show_error_log()
+        await pilot.pause()
+        assert isinstance(app.screen, ErrorLogScreen)
+        assert await app._fresh_start()  # what picking a tour does first (DemoHost)
+        await start_tour(app, tour(SIGN_IN, 'say = "In."', title="Picked"))
+        runner = current_tour(app)
+        assert runner is not None
+        runner.driver = Driver(app, pilot.pause)
+        await step_done(pilot, runner)
+        assert runner.outcome.state is StepState.DONE, runner.outcome
+        assert isinstance(app.screen, LookupScreen)

@@ -93,7 +93,8 @@ class DemoHost(App[None]):
 
     def on_mount(self) -> None:
         # Called after the app's own on_mount (Textual walks the classes in
-        # order): the sign-in screen is pushed, the tour starts over it.
+        # order): the sign-in screen is there (the app's default screen),
+        # the tour starts over it.
         if self.demo is not None:
             from .tour import begin_demo
 
@@ -141,6 +142,10 @@ class DemoHost(App[None]):
 
         desk = desk_of(self)
         if not desk.signed_in:
+            # The sign-in screen is at the bottom: close what is open over it
+            # (the error log, help), or the first step found no sign-in screen.
+            while len(self.screen_stack) > 1:
+                self.pop_screen()
             return True
         # Tours are written for that start: their first step signs in, and their
         # codes assume no earlier block, MFA session or job (the jobs the app
