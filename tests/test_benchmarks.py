@@ -41,3 +41,21 @@ def test_runner_prints_the_first_frame_row() -> None:
     assert mark in {"PASS", "OVER"}
     path_mb, floor_mb = (float(part) for part in memory.split("/"))
     assert path_mb > 0 and floor_mb > 0  # both processes were reaped and measured
+
+
+def test_the_phases_profile_times_both_apps_to_their_first_frame() -> None:
+    # `python -m benchmarks.phases`: the first frame's profile (docs: streaming.md).
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.phases", "--runs", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = {line.split()[0]: line.split()[1:3] for line in done.stdout.splitlines()[1:]}
+    for phase in ("run", "frame", "run_to_frame", "parse", "apply", "layout", "render"):
+        app, bare = (float(value) for value in rows[phase])
+        assert app > 0 and bare > 0, (phase, rows[phase])  # both processes reached a frame
+    app_run, app_frame = (float(rows[key][0]) for key in ("run", "frame"))
+    assert app_frame > app_run
