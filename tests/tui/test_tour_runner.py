@@ -370,6 +370,19 @@ async def test_a_caption_that_asks_for_the_focus_while_the_terminal_is_too_small
         assert runner.index == 1 and runner.outcome.state is StepState.DONE
 
 
+async def _picked_and_signed_in(pilot: Any) -> None:
+    """A tour picked as from the palette (DemoHost), its first step (signing in) done."""
+    app = pilot.app
+    assert await app._fresh_start()  # what picking a tour does first
+    await start_tour(app, tour(SIGN_IN, 'say = "In."', title="Picked"))
+    runner = current_tour(app)
+    assert runner is not None
+    runner.driver = Driver(app, pilot.pause)
+    await step_done(pilot, runner)
+    assert runner.outcome.state is StepState.DONE, runner.outcome
+    assert isinstance(app.screen, LookupScreen)
+
+
 async def test_a_tour_picked_while_signed_in_signs_in_on_the_new_sign_in_screen(
     tmp_path: Path,
 ) -> None:
@@ -383,14 +396,7 @@ async def test_a_tour_picked_while_signed_in_signs_in_on_the_new_sign_in_screen(
         assert isinstance(app.screen, LookupScreen)
         first.leave()
         await pilot.pause()
-        assert await app._fresh_start()  # what picking a tour does first (DemoHost)
-        await start_tour(app, tour(SIGN_IN, 'say = "Again."', title="Picked"))
-        runner = current_tour(app)
-        assert runner is not None
-        runner.driver = Driver(app, pilot.pause)
-        await step_done(pilot, runner)
-        assert runner.outcome.state is StepState.DONE, runner.outcome
-        assert isinstance(app.screen, LookupScreen)
+        await _picked_and_signed_in(pilot)
         assert not [
             r for r in app.desk.error_log.records if r.code is None or "internal" in r.title.lower()
         ]
@@ -409,11 +415,4 @@ async def test_a_tour_picked_over_another_screen_while_signed_out_starts_on_the_
         app.action_show_error_log()
         await pilot.pause()
         assert isinstance(app.screen, ErrorLogScreen)
-        assert await app._fresh_start()  # what picking a tour does first (DemoHost)
-        await start_tour(app, tour(SIGN_IN, 'say = "In."', title="Picked"))
-        runner = current_tour(app)
-        assert runner is not None
-        runner.driver = Driver(app, pilot.pause)
-        await step_done(pilot, runner)
-        assert runner.outcome.state is StepState.DONE, runner.outcome
-        assert isinstance(app.screen, LookupScreen)
+        await _picked_and_signed_in(pilot)
