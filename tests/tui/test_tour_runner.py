@@ -416,3 +416,15 @@ async def test_a_tour_picked_over_another_screen_while_signed_out_starts_on_the_
         await pilot.pause()
         assert isinstance(app.screen, ErrorLogScreen)
         await _picked_and_signed_in(pilot)
+
+
+async def test_the_error_log_step_runs_before_sign_in_as_its_key_does(tmp_path: Path) -> None:
+    # Found in tmux: a tour's show_errors step before its sign-in step failed
+    # ("Nobody is signed in"), though `e` opens the error log then.
+    from accountdesk.tui.screens.error_log import ErrorLogScreen
+
+    app = demo_app(tmp_path, tour('do = "show_errors"\nsay = "Errors."', SIGN_IN))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        runner = await started(pilot)
+        assert runner.outcome.state is StepState.DONE, runner.outcome
+        assert isinstance(app.screen, ErrorLogScreen)
