@@ -428,3 +428,32 @@ async def test_the_error_log_step_runs_before_sign_in_as_its_key_does(tmp_path: 
         runner = await started(pilot)
         assert runner.outcome.state is StepState.DONE, runner.outcome
         assert isinstance(app.screen, ErrorLogScreen)
+
+
+async def test_leaving_a_tour_over_the_mfa_dialog_gives_the_screen_below_its_esc_back(
+    tmp_path: Path,
+) -> None:
+    # Found in tmux: leaving the tour with Esc while the MFA dialog was open,
+    # then closing the dialog, left the account screen's key bar without
+    # "esc Back" (Esc still went back).
+    from textual.widgets._footer import FooterKey
+
+    from accountdesk.tui.screens.mfa import MfaDialog
+
+    mfa_user = 'do = "look_up"\nuser = "user_mfa"\nsay = "MFA."'
+    refresh = 'do = "refresh_balance"\nsay = "Refresh."'
+    app = demo_app(tmp_path, tour(SIGN_IN, mfa_user, refresh, 'say = "End."'))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        runner = await started(pilot)
+        await press(pilot, runner, "space")
+        await press(pilot, runner, "space")
+        assert isinstance(app.screen, MfaDialog)
+        await pilot.press("escape")  # leaves the tour; the dialog stays
+        await pilot.pause()
+        assert current_tour(app) is None and isinstance(app.screen, MfaDialog)
+        await pilot.press("escape")  # closes the dialog
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, AccountScreen)
+        keys = [key.description for key in app.screen.query(FooterKey)]
+        assert "Back" in keys, keys

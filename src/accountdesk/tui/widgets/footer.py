@@ -78,11 +78,17 @@ class AppFooter(Footer):
         # Textual composes the footer again at every focus change, once per
         # change even when several come before a refresh. Most changes leave
         # the keys shown as they were; then there is nothing to do.
-        if screen.app.app_focus and self.is_attached and screen is self.screen:
-            shown = _shown_bindings(screen)
-            if shown == self._shown:
-                return
-            self._shown = shown
+        # Compared with what was composed last (compose records it), not
+        # with what the last call saw: a call whose recompose then read other
+        # keys (a tour's Esc, just before the tour was left over the MFA
+        # dialog) left the bar without "esc Back" once the dialog closed.
+        if (
+            screen.app.app_focus
+            and self.is_attached
+            and screen is self.screen
+            and _shown_bindings(screen) == self._shown
+        ):
+            return
         super().bindings_changed(screen)
 
     def compose(self) -> ComposeResult:
@@ -93,11 +99,11 @@ class AppFooter(Footer):
         # the first frame: in the transactions screen's read, and on a key
         # pressed the moment its first rows showed. A screen whose
         # check_action reads widgets not mounted yet says its keys later.
-        if not self._bindings_ready:
-            try:
-                self._shown = _shown_bindings(self.screen)
-            except NoMatches:
-                return
+        try:
+            self._shown = _shown_bindings(self.screen)  # what this compose draws
+        except NoMatches:
+            self._shown = None
+            return
         # One entry per action (its first key), groups gathered, in binding order.
         entries: list[tuple[str, str, str, bool, str]] = []  # display, description, action, ...
         grouped: dict[Binding.Group, list[tuple[Binding, bool, str]]] = {}
