@@ -31,6 +31,9 @@ from textual.widgets import Footer
 from textual.widgets._footer import FooterKey  # not exported; Textual is pinned
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from textual.binding import ActiveBinding
     from textual.screen import Screen
 
 __all__ = ["GLOBAL_ACTIONS", "AppFooter"]
@@ -44,11 +47,11 @@ def _rank(action: str) -> int:
     return GLOBAL_ACTIONS.index(action) if action in GLOBAL_ACTIONS else len(GLOBAL_ACTIONS)
 
 
-def _shown_bindings(screen: Screen[Any]) -> tuple[Any, ...]:
-    """Everything the footer draws its keys from, comparable."""
+def _shown_bindings(active: Mapping[str, ActiveBinding]) -> tuple[Any, ...]:
+    """Everything the footer draws its keys from (a screen's ``active_bindings``), comparable."""
     return tuple(
         (key, binding, enabled, tooltip)
-        for key, (_, binding, enabled, tooltip) in screen.active_bindings.items()
+        for key, (_, binding, enabled, tooltip) in active.items()
         if binding.show
     )
 
@@ -86,7 +89,7 @@ class AppFooter(Footer):
             screen.app.app_focus
             and self.is_attached
             and screen is self.screen
-            and _shown_bindings(screen) == self._shown
+            and _shown_bindings(screen.active_bindings) == self._shown
         ):
             return
         super().bindings_changed(screen)
@@ -100,15 +103,16 @@ class AppFooter(Footer):
         # pressed the moment its first rows showed. A screen whose
         # check_action reads widgets not mounted yet says its keys later.
         try:
-            self._shown = _shown_bindings(self.screen)  # what this compose draws
+            active = self.screen.active_bindings  # built once: every check_action runs
         except NoMatches:
             self._shown = None
             return
+        self._shown = _shown_bindings(active)  # what this compose draws
         # One entry per action (its first key), groups gathered, in binding order.
         entries: list[tuple[str, str, str, bool, str]] = []  # display, description, action, ...
         grouped: dict[Binding.Group, list[tuple[Binding, bool, str]]] = {}
         seen: set[str] = set()
-        for _node, binding, enabled, tooltip in self.screen.active_bindings.values():
+        for _node, binding, enabled, tooltip in active.values():
             if not binding.show or binding.action in seen:
                 continue
             seen.add(binding.action)
