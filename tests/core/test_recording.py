@@ -288,3 +288,48 @@ def _word(value: str, text: str) -> bool:
 def _aba_valid(number: str) -> bool:
     weights = (3, 7, 1) * 3
     return sum(int(d) * w for d, w in zip(number, weights, strict=True)) % 10 == 0
+
+
+OTHER_LAYOUTS = """
+[[users]]
+id = "sam_oak"
+
+[users.identity]
+names = ["Sam Rivera"]
+phone_numbers = ["(312) 555-0199"]
+
+[[users.identity.addresses]]
+street = "12 Oak Lane"
+city = "Evanston"
+postal_code = "60201"
+country = "US"
+
+[users.transactions]
+rows = [
+  { transaction_id = "t1", amount = "-5.00", description = "Zelle to 312-555-0199" },
+  { transaction_id = "t2", amount = "-9.00", description = "Parcel to Oak Lane" },
+  { transaction_id = "t3", amount = "-1.00", description = "Callback 312.555.0199 / +1 312 555 0199" },
+  { transaction_id = "t4", amount = "-2.00", description = "Hardware, 12 Oak Ln" },
+]
+
+[[users.answers]]
+endpoint = "get_balance"
+code = "AC-777"
+status = 503
+message = "Call the customer on 312-555-0199 or at 12 OAK LANE"
+"""
+
+
+def test_a_phone_number_in_any_layout_and_a_street_without_its_number_are_redacted(
+    tmp_path: Path,
+) -> None:
+    text = asyncio.run(_record(_app(_pack(tmp_path, OTHER_LAYOUTS)), "sam_oak", redact=True))
+    # The number whatever its punctuation: its ten digits with up to three others between.
+    assert not re.search(r"(?<!\d)" + r"\D{0,3}".join("3125550199") + r"(?!\d)", text), text
+    assert "oak" not in text.lower(), text
+    # Each found number keeps its own layout: a fake of the shape it was written in.
+    assert re.search(r'"Zelle to \d{3}-555-01\d\d"', text), text
+    assert re.search(r"Callback \d{3}\.555\.01\d\d / \+1 \d{3} 555 01\d\d", text), text
+    # The house number goes with the street, whichever spelling of its suffix.
+    (fake,) = re.findall(r'street = "([^"]+)"', text)
+    assert f'"Hardware, {fake}"' in text and f"or at {fake}" in text, text

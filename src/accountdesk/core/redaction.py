@@ -7,10 +7,15 @@ of each, in every text of the pack (a transaction description, an account
 name, an error message, the MFA question), with a fake:
 
 - numbers by numbers of the same shape (each digit a digit, separators
-  kept; a 9-digit routing number keeps a valid ABA check digit);
+  kept; a 9-digit routing number keeps a valid ABA check digit); a number
+  of 7 digits or more is found by its digits whatever the punctuation
+  (``(312) 555-0199``, ``312-555-0199``, ``312.555.0199``) and its fake is
+  written in the layout it was found in;
 - names by names, e-mails by ``first.last@example.com`` of the fake name,
   phone numbers by 555-01xx numbers (the range kept for fiction) in the same
-  layout, streets and cities by ordinary ones, postal codes by the same shape;
+  layout, streets and cities by ordinary ones (a street also without its
+  house number, and with its suffix written long or short: ``Oak Lane``,
+  ``12 Oak Ln``), postal codes by the same shape;
 - the user id by ``case_<n>``.
 
 Deterministic: the same recording gives the same file. The fakes are drawn
@@ -56,6 +61,21 @@ _STREETS = (
     "Chestnut", "Magnolia", "Birch", "Alder", "Laurel", "Cypress", "Elm",
 )  # fmt: skip
 _SUFFIXES = ("St", "Ave", "Rd", "Ln", "Ct", "Pl", "Way", "Dr")
+#: A street suffix's other spellings: "12 Oak Lane" is "12 Oak Ln" in a bank's text.
+_SUFFIX_PAIRS = (
+    ("Street", "St"), ("Avenue", "Ave"), ("Road", "Rd"), ("Lane", "Ln"), ("Court", "Ct"),
+    ("Place", "Pl"), ("Drive", "Dr"), ("Boulevard", "Blvd"), ("Terrace", "Ter"),
+    ("Parkway", "Pkwy"), ("Highway", "Hwy"), ("Circle", "Cir"), ("Square", "Sq"),
+)  # fmt: skip
+_SUFFIX_SPELLINGS = {
+    spelling.casefold(): (long, short, f"{short}.")
+    for long, short in _SUFFIX_PAIRS
+    for spelling in (long, short)
+}
+#: What may stand between the digits of a number: a space, dot, dash, slash or bracket.
+_BETWEEN_DIGITS = r"[ .()/\-]{0,3}"
+#: Numbers this long or longer are found by their digits (phone, account, routing numbers).
+_FOUND_BY_DIGITS = 7
 #: (city, state, first digits of its ZIP codes) in the United States.
 _US_CITIES = (
     ("Springfield", "IL", "627"), ("Madison", "WI", "537"), ("Boise", "ID", "837"),
@@ -85,6 +105,8 @@ class Redactor:
         self._lookup: dict[str, str] = {}
         #: Last four digits of numbers shown masked (``••••1450``, "phone ending 0142").
         self._last_four: dict[str, str] = {}
+        #: A long number's digits -> its fake's, found whatever separates the digits.
+        self._digits: dict[str, str] = {}
 
     def _rng(self, what: str, position: int) -> random.Random:
         # Seeded by the case and the place, never by the value (see the module docstring).
@@ -155,8 +177,9 @@ class Redactor:
     def _add_number(self, value: str, fake: str) -> None:
         self._add(value, fake)
         digits, fake_digits = re.sub(r"\D", "", value), re.sub(r"\D", "", fake)
-        if len(digits) >= 7 and digits != value:
-            self._add(digits, fake_digits)  # the same number written without separators
+        if len(digits) >= _FOUND_BY_DIGITS and len(digits) == len(fake_digits):
+            # The same number however it is punctuated: 312-555-0199 for (312) 555-0199.
+            self._digits.setdefault(digits, fake_digits)
         if len(digits) >= 4 and len(fake_digits) >= 4:
             self._last_four[digits[-4:]] = fake_digits[-4:]
 
@@ -167,9 +190,9 @@ class Redactor:
         city, region, zip_prefix = rng.choice(_US_CITIES)
         street = address.get("street")
         if isinstance(street, str) and street.strip():
-            self._add(
-                street, f"{rng.randint(10, 9899)} {rng.choice(_STREETS)} {rng.choice(_SUFFIXES)}"
-            )
+            fake = f"{rng.randint(10, 9899)} {rng.choice(_STREETS)} {rng.choice(_SUFFIXES)}"
+            self._add(street, fake)
+            self._learn_street_name(street, fake)
         for field, fake in (("city", city if american else rng.choice(_OTHER_CITIES)),):
             value = address.get(field)
             if isinstance(value, str) and value.strip():
@@ -183,6 +206,21 @@ class Redactor:
             if american and re.fullmatch(r"\d{5}(-\d{4})?", postal):
                 fake = zip_prefix + fake[3:]
             self._add_number(postal, fake)
+
+    def _learn_street_name(self, street: str, fake: str) -> None:
+        """A street's name on its own and with its suffix's other spelling (``Oak Ln``)."""
+        number = re.match(r"\s*(\d+[A-Za-z]?)\s+", street)
+        name = street[number.end() :].strip() if number else street.strip()
+        words = name.split()
+        if len(words) < 2 or len(name) < 5:
+            return  # one word ("Broadway") is too often a word of other texts
+        fake_name = fake.partition(" ")[2]
+        spellings = _SUFFIX_SPELLINGS.get(words[-1].rstrip(".").casefold(), ())
+        for suffix in (words[-1], *spellings):
+            variant = " ".join([*words[:-1], suffix])
+            self._add(variant, fake_name)
+            if number:
+                self._add(f"{number.group(1)} {variant}", fake)
 
     def _add(self, original: str, fake: str) -> None:
         if original and original not in self._fakes:
@@ -206,6 +244,9 @@ class Redactor:
         )
 
     def _fake_of(self, found: str) -> str:
+        fake_digits = self._digits.get(re.sub(r"\D", "", found))
+        if fake_digits is not None:
+            return _into_layout(found, fake_digits)
         # Case folding beyond lower() (rare scripts): find the original the pattern matched.
         for value, fake in self._fakes.items():
             if re.fullmatch(re.escape(value), found, re.IGNORECASE):
@@ -226,7 +267,10 @@ class Redactor:
     def _compiled(self) -> re.Pattern[str]:
         if self._pattern is None:
             values = sorted(self.originals, key=len, reverse=True)
-            self._pattern = re.compile("|".join(_bounded(value) for value in values), re.IGNORECASE)
+            # Written values first: at one place, the longest written form wins.
+            alternatives = [_bounded(value) for value in values]
+            alternatives += [_any_punctuation(digits) for digits in self._digits]
+            self._pattern = re.compile("|".join(alternatives), re.IGNORECASE)
             self._lookup = {value.lower(): fake for value, fake in self._fakes.items()}
         return self._pattern
 
@@ -252,6 +296,11 @@ def _bounded(value: str) -> str:
     start = r"(?<![0-9A-Za-z])" if value[:1].isalnum() else ""
     end = r"(?![0-9A-Za-z])" if value[-1:].isalnum() else ""
     return f"{start}{escaped}{end}"
+
+
+def _any_punctuation(digits: str) -> str:
+    """``digits`` as a pattern that finds them with separators between (not within a longer number)."""
+    return r"(?<![0-9])" + _BETWEEN_DIGITS.join(digits) + r"(?![0-9])"
 
 
 def _same_shape(value: str, rng: random.Random) -> str:
