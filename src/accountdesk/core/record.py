@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from accountdesk.contract import JobKind
+from accountdesk.contract import JobKind, JobStatus
 from accountdesk.contract import endpoints as ep
 
 if TYPE_CHECKING:
@@ -91,6 +91,9 @@ class Recording:
     #: Each job start's answer, and the job's last state when it was watched.
     starts: dict[JobKind, Answer] = field(default_factory=dict)
     finals: dict[JobKind, dict[str, Any]] = field(default_factory=dict)
+    #: The last phase (``pending``, ``in_progress``) each watched job was seen running in:
+    #: the phase a job that failed failed from.
+    phases: dict[JobKind, JobStatus] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
 
@@ -162,10 +165,12 @@ async def _record_jobs(client: AccountDataClient, recording: Recording, job_wait
             raise RecordError(f"could not start {kind.value} job: {error.detail}") from None
         recording.starts[kind] = Answer(payload=job.raw)
         final = job.raw
+        _seen_running(recording, kind, job.status)
         if job_wait > 0 and not (job.is_terminal or job.needs_mfa):
             try:
                 async for state in client.watch_job(user_id, job.job_id, timeout=job_wait):
                     final = state.raw
+                    _seen_running(recording, kind, state.status)
             except JobWatchTimeout:
                 recording.notes.append(
                     f"the {kind.value} job had not ended after {job_wait:g} s: its length "
@@ -174,6 +179,11 @@ async def _record_jobs(client: AccountDataClient, recording: Recording, job_wait
             except AccountDataError as error:
                 recording.notes.append(f"the {kind.value} job could not be followed: {error.title}")
         recording.finals[kind] = final
+
+
+def _seen_running(recording: Recording, kind: JobKind, status: object) -> None:
+    if status in (JobStatus.PENDING, JobStatus.IN_PROGRESS):
+        recording.phases[kind] = JobStatus(str(status))
 
 
 def answer_lines(recording: Recording) -> list[str]:

@@ -255,7 +255,7 @@ def _jobs(recording: Recording, notes: list[str]) -> tuple[dict[str, Any] | None
             if mfa is None:
                 mfa = _mfa(started, challenge)
         final = recording.finals.get(kind) or started
-        plan = _ending(started, final)
+        plan = _ending(started, final, recording.phases.get(kind))
         if plan:
             jobs[kind.value] = plan
     if mfa is not None:
@@ -283,21 +283,31 @@ def _mfa(job: dict[str, Any], challenge: dict[str, Any]) -> dict[str, Any]:
     return mfa
 
 
-def _ending(started: dict[str, Any], final: dict[str, Any]) -> dict[str, Any]:
-    """How long the job ran and how it failed, when the recording saw it end."""
+def _ending(
+    started: dict[str, Any], final: dict[str, Any], phase: JobStatus | None
+) -> dict[str, Any]:
+    """How long the job ran and how it failed, when the recording saw it end.
+
+    A failure replays from the phase the job was last seen running in, at the
+    time it failed: a pack's job is ``pending`` for the first quarter of its
+    ``seconds`` and fails ``at = "pending"`` as that quarter ends, so a job
+    that failed from ``pending`` after t seconds is written as 4t seconds.
+    """
     plan: dict[str, Any] = {}
     created = _moment(started.get("created_at"))
     status = final.get("status")
     error = final.get("error") if isinstance(final.get("error"), dict) else None
+    quarters = 1
     if status == JobStatus.FAILED and error is not None and isinstance(error.get("code"), str):
-        at = "pending" if started.get("status") == JobStatus.FAILED else "in_progress"
+        at = "in_progress" if phase is JobStatus.IN_PROGRESS else "pending"
         fail = {"code": error["code"], "message": _text(error.get("message")) or ""}
         plan["fail"] = {**fail, "at": at}
+        quarters = 4 if at == "pending" else 1
         ended = _moment(final.get("updated_at"))
     else:
         ended = _moment(final.get("completed_at")) if status == JobStatus.COMPLETED else None
-    if created is not None and ended is not None and ended > created and "fail" not in plan:
-        plan["seconds"] = _seconds(ended - created)
+    if created is not None and ended is not None and ended > created:
+        plan["seconds"] = _seconds((ended - created) * quarters)
     return plan
 
 
