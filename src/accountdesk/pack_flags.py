@@ -1,6 +1,7 @@
 """The ``--scenarios`` flags: how the sandbox, the app and ``record`` read scenario packs.
 
-``--scenarios FILE`` (repeatable) serves packs after the shipped users;
+``--scenarios FILE`` (repeatable) serves packs after the shipped users (a
+pack's user of a shipped user's id replaces it, and the banner says so);
 ``--scenarios-only`` serves theirs alone. Every problem of a pack is a line
 ``accountdesk: FILE: line N: field: problem`` and exit status 2, never a
 traceback: the same for ``accountdesk sandbox``, the dashboard's embedded
@@ -65,7 +66,11 @@ def served_packs(args: argparse.Namespace) -> ScenarioSet | int | None:
     loaded = load_packs(args.scenarios, only=args.scenarios_only)
     if loaded is not None and not isinstance(loaded, int):
         for pack in [source for source in loaded.sources if not source.shipped]:
-            print(f"scenario pack {pack.name}: {', '.join(pack.user_ids) or 'no users'}")
+            users = [
+                f"{user_id} (replaces the shipped user)" if user_id in pack.replaces else user_id
+                for user_id in pack.user_ids
+            ]
+            print(f"scenario pack {pack.name}: {', '.join(users) or 'no users'}")
     return loaded
 
 

@@ -90,6 +90,7 @@ def run_record(args: argparse.Namespace, *, missing: Any) -> int:
             case_pack_text,
             check_pack,
             next_case_number,
+            scenarios_folder,
         )
         from accountdesk.core.paths import AppDirs
         from accountdesk.core.record import RecordError
@@ -141,9 +142,12 @@ def run_record(args: argparse.Namespace, *, missing: Any) -> int:
         recording = asyncio.run(_record(settings, args, scenarios))
     except RecordError as error:
         return _fail(str(error), 1)
+    # The next case_<n> of the file and of the packs beside it and in the dashboard's
+    # folder, so the cases recorded there can be served together.
+    folders = (output.parent, scenarios_folder(dirs.data_dir))
     user = pack_user(
         recording,
-        case_number=next_case_number(existing),
+        case_number=next_case_number(existing, folders, replacing=output),
         redact=not args.no_redact,
         user_id=args.as_id,
     )
@@ -227,6 +231,6 @@ def _report(recording: Recording, user: dict[str, Any], output: Path, *, redacte
     lines = [f"Recorded {recording.user_id} as {user['id']} ({what}) into {output}"]
     lines += [f"  {line}" for line in answer_lines(recording)]
     lines += [f"  note: {note}" for note in user["recorded"].get("notes", [])]
-    only = " --scenarios-only" if user["id"] in SCENARIO_USERS else ""
-    lines.append(f"Serve it: accountdesk sandbox{only} --scenarios {output}")
+    replaces = f" ({user['id']} replaces the shipped user)" if user["id"] in SCENARIO_USERS else ""
+    lines.append(f"Serve it: accountdesk sandbox --scenarios {output}{replaces}")
     print("\n".join(lines))

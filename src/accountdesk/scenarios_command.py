@@ -96,6 +96,8 @@ def _print_summary(scenarios: ScenarioSet, *, shipped: bool) -> None:
         for user_id in source.user_ids:
             scenario = scenarios.users[user_id]
             lines.append(f"  {user_id}: {scenario.summary}")
+            if user_id in source.replaces:
+                lines.append(f"      replaces the shipped {user_id}")
             lines += [f"      {line}" for line in details(scenario)]
     own = [c for c in scenarios.credentials if c.api_key not in {"sandbox_key", "limited_key"}]
     for credential in own:

@@ -206,9 +206,20 @@ def test_a_user_defined_twice_names_both_files(tmp_path: Path) -> None:
         f"{second}: users[1] (case_1): the user id is defined twice: here and in {first}",
         f"{second}: users[3] (b): the user id is defined twice: here and earlier in this file",
     ]
+    # A pack's user of a shipped user's id replaces it (listed with the pack's users).
     shipped = _write(tmp_path, '[[users]]\nid = "user_good"\n', "third.toml")
-    (problem,) = _problems(shipped)
-    assert "here and in the shipped default pack" in problem
+    served = load_scenarios([shipped])
+    assert served.users["user_good"].source == str(shipped)
+    assert list(served.users)[-1] == "user_good"
+    assert served.sources[-1].replaces == ("user_good",)
+    assert "user_good" not in served.sources[0].user_ids
+    # ...but only a shipped one: two packs of that id are still a conflict.
+    again = _write(tmp_path, '[[users]]\nid = "user_good"\n', "fourth.toml")
+    (problem,) = _problems(shipped, again)
+    assert (
+        problem
+        == f"{again}: users[1] (user_good): the user id is defined twice: here and in {shipped}"
+    )
 
 
 def test_credentials_and_clock_starts_that_disagree_name_both_files(tmp_path: Path) -> None:

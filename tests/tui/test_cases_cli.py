@@ -148,7 +148,7 @@ def test_record_from_the_embedded_sandbox_appends_and_refuses_to_overwrite(
     assert cli.main([*base, "user_good", "-o", str(out), "--append", "--as", "case_1"]) == 1
     assert "the pack already has a user case_1" in capsys.readouterr().err
     assert cli.main([*base, "user_good", "-o", str(out), "--force", "--no-redact"]) == 0
-    assert "Serve it: accountdesk sandbox --scenarios-only --scenarios" in capsys.readouterr().out
+    assert "(user_good replaces the shipped user)" in capsys.readouterr().out
     assert list(load_scenarios([out], shipped_users=False).users) == ["user_good"]
 
 
@@ -207,7 +207,7 @@ def test_a_tour_names_its_packs_relative_to_itself(tmp_path: Path) -> None:
 def test_demo_checks_a_tours_packs_first(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _pack(tmp_path, '[[users]]\nid = "user_good"\n', "clash.toml")
+    _pack(tmp_path, '[[credentials]]\napi_key = "sandbox_key"\napi_secret = "s"\n', "clash.toml")
     tour = _pack(
         tmp_path,
         'title = "T"\nsummary = "S"\nscenarios = "clash.toml"\n[[steps]]\nsay = "x"\n',
@@ -215,6 +215,6 @@ def test_demo_checks_a_tours_packs_first(
     )
     assert cli.main(["--config", str(tmp_path / "c.toml"), "demo", "--file", str(tour)]) == 2
     assert capsys.readouterr().err == (
-        f"accountdesk: tour tour: scenarios: {tmp_path / 'clash.toml'}: users[1] (user_good): "
-        "the user id is defined twice: here and in the shipped default pack\n"
+        f"accountdesk: tour tour: scenarios: {tmp_path / 'clash.toml'}: credentials[1]: "
+        "API key sandbox_key is defined twice: here and in the shipped default pack\n"
     )

@@ -174,14 +174,24 @@ async def test_two_scenarios_of_one_second_keep_both_files(make_app, app_dirs, h
         await settle(pilot)
         await pilot.press("escape")
         await open_account(pilot, "user_good")
+        for suggested in ("user_good-20261120-093000.toml", "user_good-20261120-093000-2.toml"):
+            await pilot.press("s")
+            await settle(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, RecordCaseDialog)
+            await pilot.click("#record-redact")  # unredacted: named after the user, twice
+            await settle(pilot)
+            # The dialog suggests a name no file has.
+            assert dialog.query_one("#record-path", Input).value.endswith(suggested)
+            await pilot.click("#record-go")
+            await settle(pilot)
+            await pilot.press("enter")  # Done
+            await settle(pilot)
         await pilot.press("s")
         await settle(pilot)
         dialog = app.screen
         assert isinstance(dialog, RecordCaseDialog)
-        # The dialog suggests a name no file has, and never replaces one typed by hand.
-        assert dialog.query_one("#record-path", Input).value.endswith(
-            "case_1-20261120-093000-3.toml"
-        )
+        # A file typed by hand is never replaced.
         dialog.query_one(
             "#record-path", Input
         ).value = "~/data/scenarios/case_1-20261120-093000.toml"
@@ -189,4 +199,43 @@ async def test_two_scenarios_of_one_second_keep_both_files(make_app, app_dirs, h
         await settle(pilot)
         assert "exists: give another file" in widget_text(dialog.query_one("#record-result"))
     names = sorted(p.name for p in (app_dirs["data_dir"] / "scenarios").glob("*.toml"))
-    assert names == ["case_1-20261120-093000-2.toml", "case_1-20261120-093000.toml"]
+    assert names == [
+        "case_1-20261120-093000.toml",
+        "case_2-20261120-093000.toml",
+        "user_good-20261120-093000-2.toml",
+        "user_good-20261120-093000.toml",
+    ]
+
+
+async def test_cases_saved_in_the_dashboard_each_get_the_next_free_number(
+    make_app, app_dirs, home
+) -> None:
+    folder = app_dirs["data_dir"] / "scenarios"
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        dialog = await _record_dialog(pilot, "user_fi_paused")
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("enter")  # Done
+        await settle(pilot)
+        await pilot.press("escape")
+        await app.push_screen(ErrorLogScreen())
+        await settle(pilot)
+        await pilot.press("s")  # the balance's AC-106 the account screen met
+        await settle(pilot)
+        title, _, _ = toasts(app)[-1]
+        assert title == "Scenario case_2 saved: AC-106 · 400"
+        await pilot.press("escape")
+        await open_account(pilot, "user_good")
+        await pilot.press("s")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, RecordCaseDialog)
+        assert dialog.query_one("#record-path", Input).value == (
+            "~/data/scenarios/case_3-20261120-093000.toml"
+        )
+    saved = sorted(folder.glob("*.toml"))
+    assert [path.name[:7] for path in saved] == ["case_1-", "case_2-"]
+    # Served together, beside the shipped users: no id is defined twice.
+    users = load_scenarios(saved).users
+    assert {"case_1", "case_2", "user_good"} <= users.keys()

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import stat
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +37,11 @@ _REDACTED_WORDS = {
     "phone_numbers": "phone numbers",
     "user_id": "the user id",
 }
-_CASE_ID = re.compile(r'^\s*id\s*=\s*"case_(\d+)"', re.MULTILINE)
+_CASE_ID = re.compile(r'^\s*id\s*=\s*"case_(\d{1,9})"', re.MULTILINE)
+_CASE_ID_BYTES = re.compile(_CASE_ID.pattern.encode(), re.MULTILINE)
+#: Packs looked at for the ids they hold: a pack's own bounds (size, files a folder).
+_MAX_PACK_BYTES = 16 * 2**20
+_MAX_PACKS_LOOKED_AT = 1_000
 
 
 class CaseFileError(Exception):
@@ -47,11 +53,50 @@ def scenarios_folder(data_dir: Path) -> Path:
     return data_dir / "scenarios"
 
 
-def next_case_number(existing: str | None) -> int:
-    """1, or one more than the highest ``case_<n>`` the existing pack holds."""
-    if not existing:
-        return 1
-    return max((int(n) for n in _CASE_ID.findall(existing)), default=0) + 1
+def next_case_number(
+    existing: str | None, folders: Iterable[Path] = (), *, replacing: Path | None = None
+) -> int:
+    """One more than the highest ``case_<n>`` in ``existing`` and the packs in ``folders`` (or 1).
+
+    So cases recorded into one folder (the dashboard's ``scenarios/``, or
+    files side by side) can be served together: no two are ``case_1``.
+    ``replacing`` is a file about to be overwritten: its ids are not taken.
+    """
+    taken = [int(n) for n in _CASE_ID.findall(existing or "")]
+    skip = _identity(replacing) if replacing is not None else None
+    for folder in dict.fromkeys(folders):
+        taken += _case_numbers_in(folder, skip)
+    return max(taken, default=0) + 1
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return (found.st_dev, found.st_ino)
+
+
+def _case_numbers_in(folder: Path, skip: tuple[int, int] | None) -> list[int]:
+    """The ``case_<n>`` ids of the packs in ``folder``; what cannot be read is passed over."""
+    try:
+        paths = sorted(folder.glob("*.toml"))[:_MAX_PACKS_LOOKED_AT]
+    except OSError:
+        return []
+    numbers: list[int] = []
+    for path in paths:
+        try:
+            found = path.stat()
+            # A regular file of a pack's size: never a FIFO (a read would wait) or /dev/zero.
+            if not stat.S_ISREG(found.st_mode) or found.st_size > _MAX_PACK_BYTES:
+                continue
+            if (found.st_dev, found.st_ino) == skip:
+                continue
+            data = path.read_bytes()
+        except OSError:
+            continue
+        numbers += [int(n) for n in _CASE_ID_BYTES.findall(data)]
+    return numbers
 
 
 def _header(user: dict[str, Any]) -> list[str]:

@@ -2,7 +2,9 @@
 
 Two ways into one file format, both saved under ``scenarios/`` in the data
 folder through the desk's store (atomic, 0600), each checked as the sandbox
-reads packs before it is written:
+reads packs before it is written, each user redacted as the next free
+``case_<n>`` of that folder (:func:`next_case_id`), so every case saved
+there can be served together:
 
 - :func:`record_case`: the account screen's "Record this user as a
   scenario" (:mod:`.record` through the signed-in client, :mod:`.recorded_user`);
@@ -23,11 +25,12 @@ from urllib.parse import unquote
 
 from accountdesk.contract import endpoints as ep
 
+from . import case_files
 from .case_files import CaseFileError, case_pack_text, check_pack, scenarios_folder
 from .error_reports import endpoint_of
 from .record import RecordError, answer_lines, record_user, service_host
 from .recorded_user import pack_user
-from .redaction import Redactor
+from .redaction import Redactor, case_id
 
 if TYPE_CHECKING:
     from .desk import Desk
@@ -40,6 +43,8 @@ __all__ = [
     "case_path",
     "error_case",
     "error_user",
+    "next_case_id",
+    "next_case_number",
     "record_case",
     "serve_command",
 ]
@@ -59,6 +64,19 @@ class SavedCase:
 def serve_command(path: Path) -> str:
     """How to serve a saved case."""
     return f"accountdesk sandbox --scenarios {path}"
+
+
+def next_case_number(desk: Desk, target: Path | None = None) -> int:
+    """The next ``case_<n>`` no pack in the cases folder (or beside ``target``) holds."""
+    folders = [scenarios_folder(desk.dirs.data_dir)]
+    if target is not None:
+        folders.append(target.parent)
+    return case_files.next_case_number(None, folders, replacing=target)
+
+
+def next_case_id(desk: Desk) -> str:
+    """The id the next redacted case saved in the cases folder gets: ``case_<n>``."""
+    return case_id(next_case_number(desk))
 
 
 def case_path(desk: Desk, name: str) -> Path:
@@ -114,15 +132,18 @@ async def record_case(
         with_jobs=with_jobs,
         job_wait=job_wait,
     )
+    number = await asyncio.to_thread(next_case_number, desk, path)
     # Redacting every text of a long statement takes a while: off the loop.
-    user = await asyncio.to_thread(pack_user, recording, case_number=1, redact=redact)
+    user = await asyncio.to_thread(pack_user, recording, case_number=number, redact=redact)
     target = path if path is not None else await asyncio.to_thread(case_path, desk, user["id"])
     await _save(desk, target, user)
     notes = list(user["recorded"].get("notes", []))
     return SavedCase(target, user["id"], answer_lines(recording), notes, redact)
 
 
-def error_user(record: ErrorRecord, *, redact: bool = True, service: str) -> dict[str, Any]:
+def error_user(
+    record: ErrorRecord, *, redact: bool = True, service: str, case_number: int = 1
+) -> dict[str, Any]:
     """The pack user whose endpoint answers ``record``'s error; CaseFileError when it cannot."""
     if record.code is None or record.status is None:
         raise CaseFileError(
@@ -137,7 +158,7 @@ def error_user(record: ErrorRecord, *, redact: bool = True, service: str) -> dic
             "a sign-in error belongs to a key, not to a user: a scenario user cannot answer it"
         )
     original = unquote(record.path.split("/")[2])
-    redactor = Redactor(1) if redact else None
+    redactor = Redactor(case_number) if redact else None
     if redactor is not None:
         redactor.learn(user_id=original, account=None, identity=None)
     user_id = redactor.user_id if redactor is not None else original
@@ -172,9 +193,10 @@ async def error_case(desk: Desk, record: ErrorRecord, *, redact: bool = True) ->
     """Save the scenario of one error of the log (CaseFileError when it has none)."""
     from accountdesk.contract.identifiers import sandbox_user_id_problem
 
-    user = error_user(record, redact=redact, service=_service(desk))
+    number = await asyncio.to_thread(next_case_number, desk)
+    user = error_user(record, redact=redact, service=_service(desk), case_number=number)
     if sandbox_user_id_problem(user["id"]):
-        user["id"] = "case_1"
+        user["id"] = case_id(number)
     target = await asyncio.to_thread(case_path, desk, user["id"])
     await _save(desk, target, user)
     answer = user["answers"][0]

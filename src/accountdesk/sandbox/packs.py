@@ -3,9 +3,12 @@
 :func:`load_scenarios` is the one way a sandbox gets its users: the shipped
 default pack (``accountdesk/scenarios/default.toml``: the nine users and the
 two credentials) first, then each pack given (``--scenarios``, a tour's
-``scenarios``, a training room's), through the same code. A user id or API
-key defined twice, or two different clock starts, is an error naming both
-files.
+``scenarios``, a training room's), through the same code. A pack's user
+whose id is a shipped user's replaces that user (a recording of
+``user_good`` serves as the header the recorder wrote says; the pack's
+:attr:`PackSource.replaces` names it, for the banner and ``scenarios
+check``). A user id defined twice among the packs given, an API key defined
+twice, or two different clock starts, is an error naming both files.
 
 Every problem is a :class:`PackError` whose lines each name the file, the
 line or field path, and what is expected: a missing file, a folder, a file
@@ -20,7 +23,7 @@ import datetime as dt
 import tomllib
 import zlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from importlib import resources
 from pathlib import Path
@@ -81,6 +84,8 @@ class PackSource:
     user_ids: tuple[str, ...]
     shipped: bool = False
     description: str | None = None
+    #: The shipped users this pack's users of the same id replace.
+    replaces: tuple[str, ...] = ()
 
 
 def shipped_pack_path(name: str = _DEFAULT_FILE) -> Path:
@@ -173,12 +178,18 @@ def _source(name: str, pack: ScenarioPack, *, shipped: bool = False) -> PackSour
 
 
 def merge_packs(packs: Sequence[tuple[PackSource, ScenarioPack]]) -> ScenarioSet:
-    """One set of users and credentials from ``packs`` (first come first), or every conflict."""
+    """One set of users and credentials from ``packs`` (first come first), or every conflict.
+
+    A pack's user replaces a shipped user of the same id; any other id
+    defined twice is a conflict.
+    """
     problems: list[str] = []
     users: dict[str, Scenario] = {}
+    shipped_ids: set[str] = set()
+    replaced: dict[int, list[str]] = {}
     credentials: dict[str, tuple[Credential, str]] = {}
     start: tuple[dt.datetime, str] | None = None
-    for source, pack in packs:
+    for index, (source, pack) in enumerate(packs):
         if pack.clock is not None:
             if start is None:
                 start = (pack.clock.start, source.name)
@@ -189,7 +200,12 @@ def merge_packs(packs: Sequence[tuple[PackSource, ScenarioPack]]) -> ScenarioSet
                 )
         for position, spec in enumerate(pack.users, start=1):
             known = users.get(spec.id)
-            if known is not None:
+            if spec.id in shipped_ids and not source.shipped:
+                # Listed where the pack's users are, after the shipped ones.
+                del users[spec.id]
+                shipped_ids.discard(spec.id)
+                replaced.setdefault(index, []).append(spec.id)
+            elif known is not None:
                 where = _elsewhere(known.source, source.name)
                 problems.append(
                     f"{source.name}: users[{position}] ({spec.id}): the user id is defined "
@@ -197,6 +213,8 @@ def merge_packs(packs: Sequence[tuple[PackSource, ScenarioPack]]) -> ScenarioSet
                 )
                 continue
             users[spec.id] = scenario_of(spec, source.name)
+            if source.shipped:
+                shipped_ids.add(spec.id)
         for position, given in enumerate(pack.credentials, start=1):
             if given.api_key in credentials:
                 where = _elsewhere(credentials[given.api_key][1], source.name)
@@ -218,11 +236,18 @@ def merge_packs(packs: Sequence[tuple[PackSource, ScenarioPack]]) -> ScenarioSet
             )
     if problems:
         raise PackError(problems)
+    gone = {user_id for ids in replaced.values() for user_id in ids}
+    sources = tuple(
+        replace(source, user_ids=tuple(u for u in source.user_ids if u not in gone))
+        if source.shipped
+        else replace(source, replaces=tuple(replaced.get(index, ())))
+        for index, (source, _) in enumerate(packs)
+    )
     return ScenarioSet(
         MappingProxyType(users),
         tuple(credential for credential, _ in credentials.values()),
         start[0].astimezone(dt.UTC) if start is not None else None,
-        tuple(source for source, _ in packs),
+        sources,
     )
 
 
@@ -280,8 +305,6 @@ def scenario_of(spec: UserSpec, source: str) -> Scenario:
 
 
 def _with_summary(scenario: Scenario, summary: str | None) -> Scenario:
-    from dataclasses import replace
-
     return replace(scenario, summary=summary or describe(scenario))
 
 

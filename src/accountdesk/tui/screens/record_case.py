@@ -24,9 +24,15 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
-from accountdesk.core.cases import CaseFileError, RecordError, SavedCase, case_path, serve_command
+from accountdesk.core.cases import (
+    CaseFileError,
+    RecordError,
+    SavedCase,
+    case_path,
+    next_case_id,
+    serve_command,
+)
 from accountdesk.core.formatting import home_path
-from accountdesk.core.redaction import case_id
 from accountdesk.tui.base import DeskModal
 from accountdesk.tui.messages import ServiceFailed
 from accountdesk.tui.resources import styles_path
@@ -79,6 +85,7 @@ Nothing saved holds a token, a key or a secret.
         super().__init__()
         self.user_id = user_id
         self.saved: SavedCase | None = None
+        self._case_id: str | None = None
 
     def compose(self) -> ComposeResult:
         desk = self.desk
@@ -115,8 +122,12 @@ Nothing saved holds a token, a key or a secret.
         self.query_one("#record-go", Button).focus()
 
     def _default_path(self, *, redact: bool) -> str:
-        # A redacted case is never named after the customer's user id.
-        return home_path(case_path(self.desk, case_id(1) if redact else self.user_id))
+        # A redacted case is never named after the customer's user id; it is named
+        # as the id it gets, the next case_<n> of the cases folder (looked up once).
+        if redact and self._case_id is None:
+            self._case_id = next_case_id(self.desk)
+        name = self._case_id if redact and self._case_id is not None else self.user_id
+        return home_path(case_path(self.desk, name))
 
     # -- the form ---------------------------------------------------------------------
 
