@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import re
 import stat
 from pathlib import Path
 
+import httpx
 import pytest
 from textual.widgets import Button, Checkbox, Input
-from tui_helpers import open_account, settle, sign_in, toasts, widget_text
+from tui_helpers import FROZEN_NOW, open_account, settle, sign_in, toasts, widget_text
 
-from accountdesk.sandbox import load_scenarios
+from accountdesk.sandbox import FrozenClock, create_app, load_scenarios
 from accountdesk.sandbox.packs import parse_pack
 from accountdesk.tui.commands import desk_commands, system_commands
 from accountdesk.tui.screens.error_log import ErrorLogScreen
@@ -239,3 +241,57 @@ async def test_cases_saved_in_the_dashboard_each_get_the_next_free_number(
     # Served together, beside the shipped users: no id is defined twice.
     users = load_scenarios(saved).users
     assert {"case_1", "case_2", "user_good"} <= users.keys()
+
+
+LEAKY = """
+[[users]]
+id = "jane.doe-77"
+
+[users.account]
+account_number = "000123456789"
+
+[users.identity]
+names = ["Jane Q. Doe"]
+emails = ["jane.doe@bigcorp.test"]
+phone_numbers = ["(312) 555-0199"]
+
+[[users.answers]]
+endpoint = "get_balance"
+code = "AC-777"
+status = 503
+message = "Jane Doe (acct 000123456789, jane.doe@bigcorp.test, 312-555-0199) is unavailable; her branch: 646-555-0123, ops@branch.test"
+"""
+
+
+async def test_a_scenario_from_an_error_redacts_the_message_as_record_does(
+    make_app, app_dirs, home, tmp_path
+) -> None:
+    pack = tmp_path / "leaky.toml"
+    pack.write_text(LEAKY, encoding="utf-8")
+    sandbox = create_app(clock=FrozenClock(FROZEN_NOW), ids=1, scenarios=load_scenarios([pack]))
+    app = make_app(transport=httpx.ASGITransport(sandbox))
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        await open_account(pilot, "jane.doe-77")
+        await pilot.press("escape")
+        await app.push_screen(ErrorLogScreen())
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        title, _, _ = toasts(app)[-1]
+        assert title.startswith("Scenario case_1 saved: AC-777")
+    (saved,) = (app_dirs["data_dir"] / "scenarios").glob("case_1-*.toml")
+    text = saved.read_text(encoding="utf-8")
+    originals = ["jane.doe-77", "Jane", "Doe", "000123456789", "jane.doe@bigcorp.test"]
+    originals += ["312-555-0199", "646-555-0123", "ops@branch.test"]
+    assert [value for value in originals if value.lower() in text.lower()] == [], text
+    # Fakes of the same shape, in the message's own layout; the header says what was replaced.
+    (answer,) = load_scenarios([saved]).users["case_1"].answers
+    assert re.fullmatch(
+        r"[A-Z][a-z]+ [A-Z][a-z]+ \(acct \d{12}, [a-z]+\.[a-z]+@example\.com, \d{3}-555-01\d\d\) "
+        r"is unavailable; her branch: \d{3}-555-01\d\d, \S+@\S+\.\w+",
+        answer.message or "",
+    ), answer.message
+    assert (
+        "# Redacted (replaced by fakes of the same shape): account number, routing number, " in text
+    )

@@ -36,6 +36,8 @@ _REDACTED_WORDS = {
     "routing_number": "routing number",
     "phone_numbers": "phone numbers",
     "user_id": "the user id",
+    "emails_and_numbers_in_the_message": "any e-mail address or number of 7 digits or more "
+    "in the message",
 }
 _CASE_ID = re.compile(r'^\s*id\s*=\s*"case_(\d{1,9})"', re.MULTILINE)
 _CASE_ID_BYTES = re.compile(_CASE_ID.pattern.encode(), re.MULTILINE)

@@ -30,7 +30,7 @@ from .case_files import CaseFileError, case_pack_text, check_pack, scenarios_fol
 from .error_reports import endpoint_of
 from .record import RecordError, answer_lines, record_user, service_host
 from .recorded_user import pack_user
-from .redaction import Redactor, case_id
+from .redaction import REDACTED_FIELDS, Redactor, case_id
 
 if TYPE_CHECKING:
     from .desk import Desk
@@ -48,6 +48,11 @@ __all__ = [
     "record_case",
     "serve_command",
 ]
+
+
+#: What a redacted error case replaced from the account record (the rest: from identity).
+_ACCOUNT_FIELDS = frozenset({"account_number", "routing_number"})
+_FOUND_IN_MESSAGE = "emails_and_numbers_in_the_message"
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,9 +147,20 @@ async def record_case(
 
 
 def error_user(
-    record: ErrorRecord, *, redact: bool = True, service: str, case_number: int = 1
+    record: ErrorRecord,
+    *,
+    redact: bool = True,
+    service: str,
+    case_number: int = 1,
+    account: dict[str, Any] | None = None,
+    identity: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The pack user whose endpoint answers ``record``'s error; CaseFileError when it cannot."""
+    """The pack user whose endpoint answers ``record``'s error; CaseFileError when it cannot.
+
+    Redacted as ``record`` does: the originals are learnt from the user's
+    ``account`` and ``identity`` records when they could be read, and every
+    e-mail address and long number of the message is replaced too.
+    """
     if record.code is None or record.status is None:
         raise CaseFileError(
             "this error is not an answer of the service (no AC- code), so no scenario can "
@@ -159,8 +175,18 @@ def error_user(
         )
     original = unquote(record.path.split("/")[2])
     redactor = Redactor(case_number) if redact else None
+    redacted = ["user_id"]
     if redactor is not None:
-        redactor.learn(user_id=original, account=None, identity=None)
+        redactor.learn(user_id=original, account=account, identity=identity)
+        redactor.learn_from_text(record.message)
+        redacted = [
+            field
+            for field in REDACTED_FIELDS
+            if field == "user_id"
+            or (field in _ACCOUNT_FIELDS and account is not None)
+            or (field not in _ACCOUNT_FIELDS and identity is not None)
+        ]
+        redacted.append(_FOUND_IN_MESSAGE)
     user_id = redactor.user_id if redactor is not None else original
     message = redactor.text(record.message) if redactor is not None else record.message
     path = redactor.text(record.path) if redactor is not None else record.path
@@ -182,7 +208,7 @@ def error_user(
         "recorded": {
             "service": service,
             "at": at,
-            "redacted": ["user_id"] if redact else [],
+            "redacted": redacted if redact else [],
             "by": _by(),
             "notes": ["only the endpoint that failed is this user's: its other data is made up"],
         },
@@ -194,7 +220,15 @@ async def error_case(desk: Desk, record: ErrorRecord, *, redact: bool = True) ->
     from accountdesk.contract.identifiers import sandbox_user_id_problem
 
     number = await asyncio.to_thread(next_case_number, desk)
-    user = error_user(record, redact=redact, service=_service(desk), case_number=number)
+    account, identity = await _records_of(desk, record) if redact else (None, None)
+    user = error_user(
+        record,
+        redact=redact,
+        service=_service(desk),
+        case_number=number,
+        account=account,
+        identity=identity,
+    )
     if sandbox_user_id_problem(user["id"]):
         user["id"] = case_id(number)
     target = await asyncio.to_thread(case_path, desk, user["id"])
@@ -202,6 +236,32 @@ async def error_case(desk: Desk, record: ErrorRecord, *, redact: bool = True) ->
     answer = user["answers"][0]
     line = f"{answer['endpoint']:<19} {answer['status']} {answer['code']} {answer['message']}"
     return SavedCase(target, user["id"], [line], user["recorded"]["notes"], redact)
+
+
+async def _records_of(
+    desk: Desk, record: ErrorRecord
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The account and identity of the error's user, to learn what to redact (None: unread).
+
+    Read through the signed-in session, as ``record`` reads them; a refusal or
+    a failure only means less is learnt (the message's e-mails and numbers
+    are still replaced).
+    """
+    from accountdesk.client import AccountDataError
+
+    path = record.path.split("/")
+    if not desk.signed_in or len(path) < 3 or path[1] != "accounts":
+        return None, None
+    user_id = unquote(path[2])
+    found: list[dict[str, Any] | None] = []
+    for read in (desk.client.get_account, desk.client.get_identity):
+        try:
+            answer = await read(user_id)
+        except AccountDataError:
+            found.append(None)
+            continue
+        found.append(answer.raw if isinstance(answer.raw, dict) else None)
+    return found[0], found[1]
 
 
 def _by() -> str:

@@ -76,6 +76,12 @@ _SUFFIX_SPELLINGS = {
 _BETWEEN_DIGITS = r"[ .()/\-]{0,3}"
 #: Numbers this long or longer are found by their digits (phone, account, routing numbers).
 _FOUND_BY_DIGITS = 7
+#: What :meth:`Redactor.learn_from_text` finds in a text: e-mail addresses, long numbers.
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_LONG_NUMBER = re.compile(r"(?<![\w+])\+?\d(?:[ .()/\-]{0,3}\d){6,}(?!\w)")
+_DATE = re.compile(r"\d{4}-\d\d-\d\d|\d\d?/\d\d?/\d{4}")
+#: Fake names for e-mail addresses found in a text are drawn apart from the identity's.
+_SEEN_IN_TEXT = 1_000
 #: (city, state, first digits of its ZIP codes) in the United States.
 _US_CITIES = (
     ("Springfield", "IL", "627"), ("Madison", "WI", "537"), ("Boise", "ID", "837"),
@@ -154,6 +160,22 @@ class Redactor:
         owner_word = re.match(r"([^\W\d_]{2,})['’]s\b", str(account.get("account_name") or ""))
         if owner_word is not None:
             self._add(owner_word.group(1), owner.split()[0])
+        self._pattern = None
+
+    def learn_from_text(self, text: str) -> None:
+        """Also replace each e-mail address and number of 7 digits or more found in ``text``.
+
+        For a text whose originals no record told (an error message met
+        without the user's identity): a name cannot be found this way, an
+        e-mail address or a phone or account number can. A date is a date.
+        """
+        emails = dict.fromkeys(_EMAIL.findall(text))
+        for position, email in enumerate(emails):
+            owner = self._fake_name(_SEEN_IN_TEXT + position, "")
+            self._add(email, _fake_email(owner, position))
+        numbers = [n for n in dict.fromkeys(_LONG_NUMBER.findall(text)) if not _DATE.fullmatch(n)]
+        for position, number in enumerate(numbers):
+            self._add_number(number, _fake_phone(number, self._rng("seen", position)))
         self._pattern = None
 
     def _fake_name(self, position: int, original: str) -> str:
