@@ -21,8 +21,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from typing import TextIO
+
     from pydantic import SecretStr
 
+    from accountdesk.client import Job
+    from accountdesk.contract import JobKind
     from accountdesk.core.record import Recording
     from accountdesk.core.settings import Settings
 
@@ -45,7 +49,9 @@ def add_parser(commands: Any) -> None:
         "--with-jobs",
         action="store_true",
         help="also start a balance refresh, an identity and a transactions job (real jobs "
-        "on a live service) and keep how they answer",
+        "on a live service) and keep how they answer; no call of the service ends a job, so "
+        "one that asks for MFA waits for the customer's answer until its session expires, "
+        "holding the user's next job of its kind (AC-112): the output lists them",
     )
     record.add_argument(
         "--job-wait",
@@ -141,7 +147,9 @@ def run_record(args: argparse.Namespace, *, missing: Any) -> int:
     try:
         recording = asyncio.run(_record(settings, args, scenarios))
     except RecordError as error:
-        return _fail(str(error), 1)
+        status = _fail(str(error), 1)
+        _print_left(error.left, sys.stderr)
+        return status
     # The next case_<n> of the file and of the packs beside it and in the dashboard's
     # folder, so the cases recorded there can be served together.
     folders = (output.parent, scenarios_folder(dirs.data_dir))
@@ -224,7 +232,7 @@ def _secret(settings: Settings) -> SecretStr:
 
 
 def _report(recording: Recording, user: dict[str, Any], output: Path, *, redacted: bool) -> None:
-    from accountdesk.core.record import answer_lines
+    from accountdesk.core.record import answer_lines, service_host
     from accountdesk.sandbox.scenarios import SCENARIO_USERS
 
     what = "redacted" if redacted else "NOT redacted"
@@ -234,3 +242,14 @@ def _report(recording: Recording, user: dict[str, Any], output: Path, *, redacte
     replaces = f" ({user['id']} replaces the shipped user)" if user["id"] in SCENARIO_USERS else ""
     lines.append(f"Serve it: accountdesk sandbox --scenarios {output}{replaces}")
     print("\n".join(lines))
+    if recording.service != service_host(None):  # the embedded sandbox's jobs end with it
+        _print_left(recording.left_jobs(), sys.stdout)
+
+
+def _print_left(left: list[tuple[JobKind, Job]], stream: TextIO) -> None:
+    """The jobs the recording started and left unfinished, and what each holds."""
+    from accountdesk.core.record import LEFT_JOBS_TITLE, left_job_lines
+
+    if left:
+        lines = [LEFT_JOBS_TITLE, *(f"  {line}" for line in left_job_lines(left))]
+        print("\n".join(lines), file=stream)

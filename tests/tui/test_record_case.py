@@ -75,6 +75,7 @@ async def test_unredacted_recording_keeps_the_id_and_warns(make_app, app_dirs, h
         )
         assert "Not redacted" in widget_text(dialog.query_one("#record-warning"))
         dialog.query_one("#record-jobs", Checkbox).value = False
+        await settle(pilot)  # the jobs' note folds away: the button moves up
         await pilot.click("#record-go")
         await settle(pilot)
         assert "get_balance         400 AC-106" in widget_text(dialog.query_one("#record-result"))

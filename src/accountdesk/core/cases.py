@@ -28,11 +28,14 @@ from accountdesk.contract import endpoints as ep
 from . import case_files
 from .case_files import CaseFileError, case_pack_text, check_pack, scenarios_folder
 from .error_reports import endpoint_of
-from .record import RecordError, answer_lines, record_user, service_host
+from .record import RecordError, answer_lines, left_job_summary, record_user, service_host
 from .recorded_user import pack_user
 from .redaction import REDACTED_FIELDS, Redactor, case_id
 
 if TYPE_CHECKING:
+    from accountdesk.client import Job
+    from accountdesk.contract import JobKind
+
     from .desk import Desk
     from .errors import ErrorRecord
 
@@ -64,6 +67,9 @@ class SavedCase:
     answers: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     redacted: bool = True
+    #: The jobs the recording started and left unfinished, now tracked on the jobs
+    #: screen, in a sentence ("" for none).
+    tracked: str = ""
 
 
 def serve_command(path: Path) -> str:
@@ -128,22 +134,41 @@ async def record_case(
     path: Path | None = None,
     job_wait: float = 0.0,
 ) -> SavedCase:
-    """Record ``user_id`` through the signed-in client and save it (RecordError, CaseFileError)."""
-    recording = await record_user(
-        desk.client,
-        user_id,
-        service=_service(desk),
-        now=desk.wall_time().replace(microsecond=0),  # when, as a person reads it later
-        with_jobs=with_jobs,
-        job_wait=job_wait,
-    )
+    """Record ``user_id`` through the signed-in client and save it (RecordError, CaseFileError).
+
+    The jobs the recording starts and leaves unfinished (waiting for MFA,
+    still running) are tracked on the jobs screen, saved or not: the
+    contract has no call that ends a job, and until one ends the user's next
+    job of its kind is refused (AC-112).
+    """
+    try:
+        recording = await record_user(
+            desk.client,
+            user_id,
+            service=_service(desk),
+            now=desk.wall_time().replace(microsecond=0),  # when, as a person reads it later
+            with_jobs=with_jobs,
+            job_wait=job_wait,
+        )
+    except RecordError as error:
+        _track(desk, user_id, error.left)
+        raise
+    left = recording.left_jobs()
+    _track(desk, user_id, left)
     number = await asyncio.to_thread(next_case_number, desk, path)
     # Redacting every text of a long statement takes a while: off the loop.
     user = await asyncio.to_thread(pack_user, recording, case_number=number, redact=redact)
     target = path if path is not None else await asyncio.to_thread(case_path, desk, user["id"])
     await _save(desk, target, user)
     notes = list(user["recorded"].get("notes", []))
-    return SavedCase(target, user["id"], answer_lines(recording), notes, redact)
+    tracked = left_job_summary(left)
+    return SavedCase(target, user["id"], answer_lines(recording), notes, redact, tracked)
+
+
+def _track(desk: Desk, user_id: str, left: list[tuple[JobKind, Job]]) -> None:
+    for _kind, job in left:
+        # The dialog says they wait for MFA: no toast per job on top.
+        desk.track_job(job, user_id, offer_mfa=False)
 
 
 def error_user(

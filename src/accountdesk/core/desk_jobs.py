@@ -110,13 +110,20 @@ class DeskJobs:
 
     # -- jobs --------------------------------------------------------------------
 
-    def track_job(self, job: Job, user_id: str) -> TrackedJob:
-        """Start tracking a job this app just started; it is polled from now on."""
+    def track_job(self, job: Job, user_id: str, *, offer_mfa: bool = True) -> TrackedJob:
+        """Start tracking a job this app just started; it is polled from now on.
+
+        ``offer_mfa=False``: the caller has already said the job waits for MFA
+        (a recording's jobs), so no dialog or toast offers it.
+        """
         tracked = self.tracker.track(job, user_id, self.now())
         self.tracker.save()
         self.listener.jobs_changed()
         if tracked.needs_mfa:
-            self.listener.mfa_needed(tracked)
+            if offer_mfa:
+                self.listener.mfa_needed(tracked)
+            else:
+                tracked.mfa_offered = True
         return tracked
 
     def update_job(self, job: Job, user_id: str) -> TrackedJob | None:

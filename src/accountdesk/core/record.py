@@ -27,13 +27,16 @@ from accountdesk.contract import JobKind, JobStatus
 from accountdesk.contract import endpoints as ep
 
 if TYPE_CHECKING:
-    from accountdesk.client import AccountDataClient, ApiError
+    from accountdesk.client import AccountDataClient, ApiError, Job
 
 __all__ = [
+    "LEFT_JOBS_TITLE",
     "Answer",
     "RecordError",
     "Recording",
     "answer_lines",
+    "left_job_lines",
+    "left_job_summary",
     "record_user",
     "service_host",
 ]
@@ -44,6 +47,8 @@ START_ENDPOINTS = {
     JobKind.IDENTITY: ep.IDENTITY_START,
     JobKind.TRANSACTIONS: ep.TRANSACTIONS_START,
 }
+#: The kinds of job a user runs one at a time (contract 3.1-2: another start is AC-112).
+RUNS_ONE_AT_A_TIME = frozenset({JobKind.IDENTITY, JobKind.TRANSACTIONS})
 #: The account read says the user cannot be recorded at all.
 _NOT_RECORDABLE = {
     "AC-102": "the service does not know this user",
@@ -52,7 +57,14 @@ _NOT_RECORDABLE = {
 
 
 class RecordError(Exception):
-    """The case could not be recorded; the text says why in a sentence (nothing was written)."""
+    """The case could not be recorded; the text says why in a sentence (nothing was written).
+
+    ``left`` names the jobs the recording had started and left unfinished.
+    """
+
+    def __init__(self, message: str, *, left: list[tuple[JobKind, Job]] | None = None) -> None:
+        super().__init__(message)
+        self.left = left or []
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +106,13 @@ class Recording:
     #: The last phase (``pending``, ``in_progress``) each watched job was seen running in:
     #: the phase a job that failed failed from.
     phases: dict[JobKind, JobStatus] = field(default_factory=dict)
+    #: Each job started, as last seen: those not ended are left on the service.
+    jobs: dict[JobKind, Job] = field(default_factory=dict)
+
+    def left_jobs(self) -> list[tuple[JobKind, Job]]:
+        """The jobs this recording started and left unfinished (running or waiting for MFA)."""
+        return [(kind, job) for kind, job in self.jobs.items() if not job.is_terminal]
+
     notes: list[str] = field(default_factory=list)
 
 
@@ -162,14 +181,18 @@ async def _record_jobs(client: AccountDataClient, recording: Recording, job_wait
             recording.starts[kind] = Answer.of_error(error)
             continue
         except AccountDataError as error:
-            raise RecordError(f"could not start {kind.value} job: {error.detail}") from None
+            raise RecordError(
+                f"could not start {kind.value} job: {error.detail}", left=recording.left_jobs()
+            ) from None
         recording.starts[kind] = Answer(payload=job.raw)
+        recording.jobs[kind] = job
         final = job.raw
         _seen_running(recording, kind, job.status)
         if job_wait > 0 and not (job.is_terminal or job.needs_mfa):
             try:
                 async for state in client.watch_job(user_id, job.job_id, timeout=job_wait):
                     final = state.raw
+                    recording.jobs[kind] = state
                     _seen_running(recording, kind, state.status)
             except JobWatchTimeout:
                 recording.notes.append(
@@ -184,6 +207,51 @@ async def _record_jobs(client: AccountDataClient, recording: Recording, job_wait
 def _seen_running(recording: Recording, kind: JobKind, status: object) -> None:
     if status in (JobStatus.PENDING, JobStatus.IN_PROGRESS):
         recording.phases[kind] = JobStatus(str(status))
+
+
+#: Why a recording cannot end the jobs it leaves: the contract has no such call.
+LEFT_JOBS_TITLE = (
+    "Left waiting (no call of the service ends a job: it ends by itself, by the customer's "
+    "MFA answer, or when its MFA session expires):"
+)
+
+
+def left_job_lines(left: list[tuple[JobKind, Job]]) -> list[str]:
+    """What each job left unfinished holds, a line each (``identity job j_1: waits for MFA...``)."""
+    lines = []
+    for kind, job in left:
+        if job.needs_mfa:
+            expires = job.mfa.expires_at if job.mfa is not None else None
+            until = f" until {expires.astimezone(dt.UTC):%H:%M:%S} UTC" if expires else ""
+            state = f"waits for MFA{until}"
+        else:
+            until = ""
+            state = f"still {job.status} when the recording ended"
+        line = f"{kind.value} job {job.job_id}: {state}"
+        if kind in RUNS_ONE_AT_A_TIME:
+            then = "until then" if until else "until it ends"
+            line += f"; {then} the user's next {kind.value} job is refused (AC-112)"
+        lines.append(line)
+    return lines
+
+
+def left_job_summary(left: list[tuple[JobKind, Job]]) -> str:
+    """The jobs left unfinished in one sentence (the dashboard's: it tracks them)."""
+    waiting = [(kind, job) for kind, job in left if job.needs_mfa]
+    running = [kind.value for kind, job in left if not job.needs_mfa]
+    parts = []
+    if waiting:
+        ends = [job.mfa.expires_at for _, job in waiting if job.mfa and job.mfa.expires_at]
+        until = f" until {max(ends).astimezone(dt.UTC):%H:%M:%S} UTC" if ends else ""
+        verb = "waits" if len(waiting) == 1 else "wait"
+        parts.append(f"{', '.join(kind.value for kind, _ in waiting)} {verb} for MFA{until}")
+    if running:
+        parts.append(f"{', '.join(running)} still running")
+    held = [kind.value for kind, _ in left if kind in RUNS_ONE_AT_A_TIME]
+    if held:
+        ending = "it ends" if len(left) == 1 else "they end"
+        parts.append(f"the user's next {' or '.join(held)} job is refused (AC-112) until {ending}")
+    return "; ".join(parts)
 
 
 def answer_lines(recording: Recording) -> list[str]:

@@ -71,7 +71,10 @@ ticket, or teach it.
   shape. The same user gives the same file.
 - **Start its jobs too**: a balance refresh, an identity and a transactions
   job, to keep how they answer (MFA, refusals). On a live service these are
-  real jobs.
+  real jobs. No call of the service ends a job: one that asks for MFA waits
+  for the customer's answer until its session expires, and meanwhile the
+  user's next identity or transactions job is refused (AC-112). The jobs
+  left are tracked on the jobs screen, where `m` answers their MFA.
 
 Nothing saved holds a token, a key or a secret.
 """
@@ -105,6 +108,13 @@ Nothing saved holds a token, a key or a secret.
                 "Start its jobs too (refresh, identity, transactions)",
                 desk.is_sandbox,
                 id="record-jobs",
+            )
+            yield Static(
+                "No call ends a job: one at MFA waits for the customer's answer until its "
+                "session expires, and the user's next job of its kind is refused meanwhile "
+                "(AC-112). Jobs left are tracked on the jobs screen.",
+                id="record-jobs-note",
+                markup=False,
             )
             yield Static("", id="record-warning", markup=False)
             with Horizontal(id="record-file"):
@@ -146,6 +156,8 @@ Nothing saved holds a token, a key or a secret.
     def _show_warning(self) -> None:
         warnings = []
         live = not self.desk.is_sandbox
+        jobs = self.query_one("#record-jobs", Checkbox).value
+        self.query_one("#record-jobs-note").display = jobs
         if live and self.query_one("#record-jobs", Checkbox).value:
             warnings.append("These are real jobs on the live service.")
         if not self.query_one("#record-redact", Checkbox).value:
@@ -196,12 +208,15 @@ Nothing saved holds a token, a key or a secret.
         saved = self.saved = message.saved
         lines = [f"Saved to {home_path(saved.path)}", *saved.answers]
         lines += [f"Note: {note}" for note in saved.notes]
+        if saved.tracked:
+            lines.append(f"Tracked on the jobs screen (m answers MFA there): {saved.tracked}.")
         lines.append(f"Serve it: {serve_command(Path(home_path(saved.path)))}")
         self._show_result(Text("\n".join(lines)))
         go = self.query_one("#record-go", Button)
         go.label, go.disabled = "Done", False
         for box in self.query(Checkbox):
             box.disabled = True
+        self.query_one("#record-jobs-note").display = False  # asked and answered: room for it
         self.query_one("#record-path", Input).disabled = True
         go.focus()
 
