@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from accountdesk.contract import endpoints as ep
+from accountdesk.contract import known_spec
 
 from . import case_files
 from .case_files import CaseFileError, case_pack_text, check_pack, scenarios_folder
@@ -203,7 +204,10 @@ def error_user(
     redacted = ["user_id"]
     if redactor is not None:
         redactor.learn(user_id=original, account=account, identity=identity)
-        redactor.learn_from_text(record.message)
+        spec = known_spec(record.code)
+        if spec is None or record.message != spec.message_for(endpoint, user_id=original):
+            # Not the catalogue's own words (whose support address is the service's).
+            redactor.learn_from_text(record.message)
         redacted = [
             field
             for field in REDACTED_FIELDS
