@@ -76,8 +76,9 @@ def add_parser(commands: Any) -> None:
 
 
 def _fail(message: str, status: int = 2) -> int:
-    for line in message.splitlines():
-        print(f"accountdesk: record: {line}", file=sys.stderr)
+    from accountdesk.cli_output import fail
+
+    fail(message, prefix="accountdesk: record: ")
     return status
 
 
@@ -229,4 +230,6 @@ def _report(recording: Recording, user: dict[str, Any], output: Path, *, redacte
     lines += [f"  note: {note}" for note in user["recorded"].get("notes", [])]
     only = " --scenarios-only" if user["id"] in SCENARIO_USERS else ""
     lines.append(f"Serve it: accountdesk sandbox{only} --scenarios {output}")
-    print("\n".join(lines))
+    from accountdesk.cli_output import say
+
+    say(lines)
