@@ -223,9 +223,13 @@ SCHEMAS: dict[str, Json] = {
         credentials={
             "type": "array",
             "items": _object(
-                ["api_key", "api_secret", "access"],
+                ["api_key", "access"],
                 api_key=_STRING,
-                api_secret=_STRING,
+                api_secret={
+                    **_STRING,
+                    "description": "Only for the shipped demo credentials (public values); "
+                    "a scenario pack's own credentials are named without it.",
+                },
                 access=_STRING,
             ),
         },
