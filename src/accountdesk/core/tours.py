@@ -246,6 +246,10 @@ def parse_tour(text: str, *, tour_id: str, source: str, folder: Path | None = No
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise TourFileError(f"{source}: not valid TOML: {error}") from None
+    except RecursionError:  # tomllib recurses per nested array or inline table
+        raise TourFileError(
+            f"{source}: not valid TOML: arrays or tables nested too deeply (it needs a few levels)"
+        ) from None
     if "scenario_files" in document:  # ours: resolved from scenarios
         raise TourFileError(f"{source}: scenario_files: not a field of a tour")
     data: dict[str, Any] = {"id": tour_id, **document}

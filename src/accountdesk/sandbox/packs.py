@@ -59,6 +59,8 @@ __all__ = [
     "shipped_pack_path",
 ]
 
+#: A file nested hundreds deep (a pack's own values are a few levels deep).
+TOO_DEEP = "not valid TOML: arrays or tables nested too deeply (it needs a few levels)"
 #: How the shipped default pack is named in messages.
 SHIPPED_PACK = "the shipped default pack"
 _DEFAULT_FILE = "default.toml"
@@ -122,6 +124,8 @@ def parse_pack(text: str, *, source: str) -> ScenarioPack:
         document = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as error:
         raise PackError([f"{source}: {_toml_problem(error)}"]) from None
+    except RecursionError:  # tomllib recurses per nested array or inline table
+        raise PackError([f"{source}: {TOO_DEEP}"]) from None
     try:
         return ScenarioPack.model_validate(document)
     except ValidationError as error:
