@@ -45,6 +45,7 @@ from accountdesk.contract.identifiers import sandbox_user_id_problem
 from accountdesk.contract.sanitise import inert_text
 
 from .clock_steps import MAX_CLOCK_STEP
+from .tour_file import file_kind_problem
 
 __all__ = [
     "Action",
@@ -260,8 +261,14 @@ def parse_tour(text: str, *, tour_id: str, source: str, folder: Path | None = No
     base = folder if folder is not None else Path()
     files = tuple(base / Path(name).expanduser() for name in tour.scenarios)
     for name, file in zip(tour.scenarios, files, strict=True):
-        if not file.is_file():
-            raise TourFileError(f"{source}: scenarios: {name}: no such file")
+        try:
+            problem = file_kind_problem(file, "a scenario pack file", "a pack is a file")
+        except FileNotFoundError:
+            problem = "no such file"
+        except OSError as error:
+            problem = f"cannot read it: {error.strerror or error}"
+        if problem is not None:
+            raise TourFileError(f"{source}: scenarios: {name}: {problem}")
     return tour.model_copy(update={"scenario_files": files})
 
 

@@ -9,7 +9,7 @@ files.
 
 Every problem is a :class:`PackError` whose lines each name the file, the
 line or field path, and what is expected: a missing file, a folder, a file
-over :data:`~.pack_models.MAX_PACK_BYTES`, bytes that are not UTF-8,
+over :data:`~.pack_models.MAX_PACK_BYTES`, a device or a pipe, bytes that are not UTF-8,
 malformed TOML, wrong types, unknown keys (with "did you mean"), bounds.
 Never a traceback.
 """
@@ -17,6 +17,7 @@ Never a traceback.
 from __future__ import annotations
 
 import datetime as dt
+import stat
 import tomllib
 import zlib
 from collections.abc import Iterable, Sequence
@@ -95,8 +96,9 @@ def read_pack(path: Path | str, *, name: str | None = None) -> ScenarioPack:
     path = Path(path)
     source = name or str(path)
     try:
-        if path.is_dir():
-            raise PackError([f"{source}: is a folder, not a scenario pack file"])
+        problem = file_kind_problem(path, "a scenario pack file", "a pack is a file")
+        if problem is not None:
+            raise PackError([f"{source}: {problem}"])
         with path.open("rb") as stream:
             data = stream.read(MAX_PACK_BYTES + 1)
     except FileNotFoundError:
@@ -104,7 +106,7 @@ def read_pack(path: Path | str, *, name: str | None = None) -> ScenarioPack:
     except OSError as error:
         raise PackError([f"{source}: cannot read it: {error.strerror or error}"]) from None
     if len(data) > MAX_PACK_BYTES:
-        size = path.stat().st_size / 2**20
+        size = max(path.stat().st_size, len(data)) / 2**20
         raise PackError(
             [f"{source}: is {size:.1f} MB; a pack is at most {MAX_PACK_BYTES // 2**20} MB"]
         )
@@ -116,6 +118,23 @@ def read_pack(path: Path | str, *, name: str | None = None) -> ScenarioPack:
             [f"{source}: line {line}: not UTF-8 text (byte 0x{data[error.start]:02x})"]
         ) from None
     return parse_pack(text, source=source)
+
+
+def file_kind_problem(path: Path, what: str, instead: str) -> str | None:
+    """Why ``path`` cannot be read as ``what`` (a folder, a device, a pipe), or None.
+
+    Asked before opening it: a device gives bytes for ever, a pipe nobody
+    writes to waits for ever. FileNotFoundError when there is nothing there.
+    Tour files are asked the same, in the same words
+    (:func:`accountdesk.core.tour_file.file_kind_problem`: the core may not
+    import the sandbox, nor the sandbox the core).
+    """
+    mode = path.stat().st_mode
+    if stat.S_ISDIR(mode):
+        return f"is a folder, not {what}"
+    if not stat.S_ISREG(mode):
+        return f"is not a regular file (a device, a pipe or a socket); {instead}"
+    return None
 
 
 def parse_pack(text: str, *, source: str) -> ScenarioPack:
