@@ -13,10 +13,39 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-__all__ = ["MAX_TOUR_BYTES", "file_kind_problem"]
+__all__ = ["MAX_TOUR_BYTES", "TourFileError", "file_kind_problem", "read_tour_text"]
 
 #: The largest tour file read: 60 steps of the longest captions are ~60 KB.
 MAX_TOUR_BYTES = 256 * 1024
+
+
+class TourFileError(ValueError):
+    """A tour file cannot be used; the text is one line: file, step, field, problem."""
+
+
+def read_tour_text(path: Path) -> str:
+    """The text of the tour file at ``path``: its kind and size asked first, then read.
+
+    :class:`TourFileError` naming the file: no such file, a folder, a device
+    or a pipe, more than :data:`MAX_TOUR_BYTES`, not UTF-8.
+    """
+    limit = f"a tour is at most {MAX_TOUR_BYTES // 1024} KB"
+    try:
+        problem = file_kind_problem(path, "a tour file", "a tour is a file")
+        if problem is None and path.stat().st_size > MAX_TOUR_BYTES:
+            problem = f"is {path.stat().st_size / 2**20:.1f} MB; {limit}"
+        if problem is not None:
+            raise TourFileError(f"{path}: {problem}")
+        with path.open("rb") as stream:
+            data = stream.read(MAX_TOUR_BYTES + 1)  # it may have grown since
+    except OSError as error:
+        raise TourFileError(f"{path}: cannot read: {error.strerror or error}") from None
+    if len(data) > MAX_TOUR_BYTES:
+        raise TourFileError(f"{path}: is over {MAX_TOUR_BYTES // 1024} KB; {limit}")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise TourFileError(f"{path}: not UTF-8 text") from None
 
 
 def file_kind_problem(path: Path, what: str, instead: str) -> str | None:
