@@ -1,7 +1,7 @@
 """Scenario packs read from files: checked, resolved into scenario users, merged.
 
 :func:`load_scenarios` is the one way a sandbox gets its users: the shipped
-default pack (``accountdesk/scenarios/default.toml``: the nine users and the
+default pack (``accountdesk/scenarios/default.toml``: the eight users and the
 two credentials) first, then each pack given (``--scenarios``, a tour's
 ``scenarios``, a training room's), through the same code. A user id or API
 key defined twice, or two different clock starts, is an error naming both

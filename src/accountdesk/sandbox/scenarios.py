@@ -70,7 +70,7 @@ _SHIPPED: list[ScenarioSet] = []
 
 
 def shipped_scenarios() -> ScenarioSet:
-    """The shipped default pack: the nine users and the two credentials (read once)."""
+    """The shipped default pack: the eight users and the two credentials (read once)."""
     if not _SHIPPED:
         from .packs import load_scenarios
 
