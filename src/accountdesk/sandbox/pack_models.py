@@ -26,6 +26,7 @@ from accountdesk.contract import ALL_ENDPOINTS, JobKind, known_spec
 from accountdesk.contract import endpoints as ep
 from accountdesk.contract.identifiers import sandbox_user_id_problem
 
+from .blocks import MAX_MFA_ATTEMPTS, MFA_ATTEMPTS
 from .clock import MAX_DURATION, MAX_OFFSET
 from .generated import CATEGORIES
 from .pack_fields import (
@@ -269,7 +270,7 @@ class MfaSpec(PackModel):
 
     question: Question | None = None
     answer: Token = Field(repr=False)
-    attempts: int = Field(default=3, ge=1, le=1_000)
+    attempts: int = Field(default=MFA_ATTEMPTS, ge=1, le=MAX_MFA_ATTEMPTS)
     session_seconds: Seconds | None = None
     block_seconds: Seconds | None = None
     kinds: list[JobKind] | None = Field(
