@@ -56,7 +56,7 @@ def load_all() -> dict[str, Benchmark]:
         "bench_amounts",
         "bench_sandbox",
     )
-    for module in (*modules, "bench_soak"):
+    for module in (*modules, "bench_soak", "bench_sandbox_cache"):
         importlib.import_module(f"{__package__}.{module}")
 
     return BENCHMARKS

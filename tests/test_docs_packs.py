@@ -51,3 +51,22 @@ def test_the_lists_are_the_codes_lists() -> None:
     endpoints = re.search(r"\| `endpoint` \| (.*) \|", text)
     assert endpoints is not None
     assert re.findall(r"`(\w+)`", endpoints.group(1)) == list(ENDPOINT_NAMES)
+
+
+def test_the_pages_count_the_shipped_users_right() -> None:
+    # The shipped default pack is what `accountdesk sandbox` serves (the
+    # example pack's user is not among them).
+    from accountdesk.sandbox import SCENARIO_USERS
+
+    words = {"seven": 7, "eight": 8, "nine": 9, "ten": 10}
+    pages = [DOC, DOC.parent / "cases.md", DOC.parent / "writing-tours.md"]
+    counted = [
+        (page.name, word)
+        for page in pages
+        for word in re.findall(r"\b(\w+) shipped users\b", page.read_text(encoding="utf-8"))
+        if word in words
+    ]
+    assert counted, "the pages count the shipped users"
+    assert [(name, words[word]) for name, word in counted] == [
+        (name, len(SCENARIO_USERS)) for name, _ in counted
+    ]

@@ -151,14 +151,12 @@ def _serve_sandbox(args: argparse.Namespace) -> int:
             **({"scenarios": scenarios} if scenarios is not None else {}),
         )
     except SandboxOptionError as error:
-        print(f"accountdesk: sandbox: {error}", file=sys.stderr)
-        return 2
+        return _fail(f"sandbox: {error}")
     except ImportError as error:
         return _missing(error)
     problem = _cannot_listen(args.host, args.port)
     if problem is not None:
-        print(f"accountdesk: sandbox on {args.host}:{args.port}: {problem}", file=sys.stderr)
-        return 2
+        return _fail(f"sandbox on {args.host}:{args.port}: {problem}")
     serve(
         args.host,
         args.port,
@@ -242,15 +240,14 @@ def _run_dashboard(args: argparse.Namespace) -> int:
         # pydantic; the app validates right after its first frame (issue 16).
         settings = read_start_settings(dirs.config_path, flags) or _validated(dirs, flags)
     except ConfigError as error:
-        print(f"accountdesk: {error}", file=sys.stderr)
-        return 2
+        return _fail(str(error))
     embedded = isinstance(settings, StartSettings) or settings.sandbox
     if not isinstance(settings, StartSettings) and settings.base_url is not None:
         from accountdesk.core.plain_http import plain_http_warning
 
         in_clear = plain_http_warning(settings.base_url)
         if in_clear is not None:  # said here too: the dashboard's badge is gone once it quits
-            print(f"accountdesk: warning: {in_clear}", file=sys.stderr)
+            _fail(f"warning: {in_clear}")
     from accountdesk.pack_flags import embedded_packs
 
     if isinstance(scenarios := embedded_packs(args, live=not embedded), int):
@@ -288,8 +285,9 @@ def _validated(dirs: AppDirs, flags: dict[str, Any]) -> Settings:
 
 
 def _fail(message: str) -> int:
-    print(f"accountdesk: {message}", file=sys.stderr)
-    return 2
+    from accountdesk.cli_output import fail
+
+    return fail(message)
 
 
 def _after_first_frame() -> None:

@@ -10,8 +10,6 @@ for the rest of the command line (:mod:`accountdesk.cli`, which calls this).
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,9 +37,10 @@ def add_parser(commands: Any) -> None:
     demo.add_argument("--json", action="store_true", help="with --list: the tours and their steps")
 
 
-def _fail(message: str) -> int:
-    print(f"accountdesk: {message}", file=sys.stderr)
-    return 2
+def _fail(message: str | list[str]) -> int:
+    from accountdesk.cli_output import fail
+
+    return fail(message)
 
 
 def run_demo(
@@ -70,9 +69,7 @@ def run_demo(
         return _fail(str(error))
     pack_problems = _pack_problems(tours if not args.file else [*tours, *shipped_tours()])
     if pack_problems:
-        for line in pack_problems:
-            print(f"accountdesk: {line}", file=sys.stderr)
-        return 2
+        return _fail(pack_problems)
     chosen: Tour | list[Tour] = tours[0] if args.file else tours
     if args.tour:
         by_id = {tour.id: tour for tour in tours}
@@ -141,10 +138,7 @@ def _print_list(tours: list[Tour], *, as_json: bool) -> int:
         text = json.dumps(tours_document(tours), indent=2, ensure_ascii=False)
     else:
         text = tour_listing(tours)
-    try:
-        print(text, flush=True)
-    except BrokenPipeError:
-        # The reader (head, a pager) stopped early: not a failure, and no
-        # traceback when Python flushes stdout again at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    from accountdesk.cli_output import say
+
+    say(text)  # the reader (head, a pager) may stop early: not a failure
     return 0

@@ -15,6 +15,7 @@ import sys
 import textwrap
 from typing import TextIO
 
+from accountdesk.cli_output import inert
 from accountdesk.contract import (
     ENDPOINT_ERRORS,
     ERRORS,
@@ -174,13 +175,15 @@ def explain(
             # Cut: a paste gone wrong is echoed in one line, not a screenful.
             shown = code if len(code) <= _ECHOED else code[:_ECHOED] + "…"
             print(
-                f"accountdesk: explain: {shown!r} is not a code accountdesk knows "
-                "(accountdesk explain lists them)",
+                inert(
+                    f"accountdesk: explain: {shown!r} is not a code accountdesk knows "
+                    "(accountdesk explain lists them)"
+                ),
                 file=err,
             )
             return 2
     try:
-        print("\n".join(lines), file=out)
+        print(inert("\n".join(lines)), file=out)
         out.flush()
     except BrokenPipeError:
         # The reader left early (`accountdesk explain | head`): not a crash. As

@@ -10,7 +10,6 @@ sandbox and ``accountdesk record`` from it.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,10 +23,10 @@ __all__ = ["add_scenario_flags", "embedded_packs", "fail", "load_packs", "served
 
 
 def fail(lines: Sequence[str]) -> int:
-    """Each line on stderr as ``accountdesk: <line>``; exit status 2."""
-    for line in lines:
-        print(f"accountdesk: {line}", file=sys.stderr)
-    return 2
+    """Each line on stderr as ``accountdesk: <line>``, made inert; exit status 2."""
+    from accountdesk.cli_output import fail as inert_fail
+
+    return inert_fail(lines)
 
 
 def add_scenario_flags(parser: argparse.ArgumentParser, *, default: Any = None) -> None:
@@ -65,12 +64,23 @@ def served_packs(args: argparse.Namespace) -> ScenarioSet | int | None:
     """``accountdesk sandbox``'s packs, each named with its users as the sandbox starts."""
     loaded = load_packs(args.scenarios, only=args.scenarios_only)
     if loaded is not None and not isinstance(loaded, int):
-        for pack in [source for source in loaded.sources if not source.shipped]:
-            users = [
-                f"{user_id} (replaces the shipped user)" if user_id in pack.replaces else user_id
-                for user_id in pack.user_ids
-            ]
-            print(f"scenario pack {pack.name}: {', '.join(users) or 'no users'}")
+        from accountdesk.cli_output import say
+
+        own = [source for source in loaded.sources if not source.shipped]
+        if own:
+            say(
+                f"scenario pack {pack.name}: "
+                + (
+                    ", ".join(
+                        f"{user_id} (replaces the shipped user)"
+                        if user_id in pack.replaces
+                        else user_id
+                        for user_id in pack.user_ids
+                    )
+                    or "no users"
+                )
+                for pack in own
+            )
     return loaded
 
 

@@ -82,8 +82,9 @@ def add_parser(commands: Any) -> None:
 
 
 def _fail(message: str, status: int = 2) -> int:
-    for line in message.splitlines():
-        print(f"accountdesk: record: {line}", file=sys.stderr)
+    from accountdesk.cli_output import fail
+
+    fail(message, prefix="accountdesk: record: ")
     return status
 
 
@@ -241,15 +242,17 @@ def _report(recording: Recording, user: dict[str, Any], output: Path, *, redacte
     lines += [f"  note: {note}" for note in user["recorded"].get("notes", [])]
     replaces = f" ({user['id']} replaces the shipped user)" if user["id"] in SCENARIO_USERS else ""
     lines.append(f"Serve it: accountdesk sandbox --scenarios {output}{replaces}")
-    print("\n".join(lines))
+    from accountdesk.cli_output import say
+
+    say(lines)
     if recording.service != service_host(None):  # the embedded sandbox's jobs end with it
         _print_left(recording.left_jobs(), sys.stdout)
 
 
 def _print_left(left: list[tuple[JobKind, Job]], stream: TextIO) -> None:
     """The jobs the recording started and left unfinished, and what each holds."""
+    from accountdesk.cli_output import say
     from accountdesk.core.record import LEFT_JOBS_TITLE, left_job_lines
 
     if left:
-        lines = [LEFT_JOBS_TITLE, *(f"  {line}" for line in left_job_lines(left))]
-        print("\n".join(lines), file=stream)
+        say([LEFT_JOBS_TITLE, *(f"  {line}" for line in left_job_lines(left))], file=stream)

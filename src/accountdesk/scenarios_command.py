@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -89,8 +88,8 @@ def _print_summary(scenarios: ScenarioSet, *, shipped: bool) -> None:
         users = len(source.user_ids)
         title = f' "{source.title}"' if source.title else ""
         lines.append(f"{source.name}{title}: {users} user{'s' if users != 1 else ''}")
-        if source.description:
-            lines.append(f"  {source.description}")
+        if source.description:  # a paragraph: each of its lines indented
+            lines += [f"  {line}" for line in source.description.splitlines()]
         if scenarios.clock_start is not None and not source.shipped:
             lines.append(f"  clock starts at {scenarios.clock_start.isoformat()}")
         for user_id in source.user_ids:
@@ -105,9 +104,6 @@ def _print_summary(scenarios: ScenarioSet, *, shipped: bool) -> None:
     count = sum(len(s.user_ids) for s in sources)
     packs = f"{len(sources)} pack{'s' if len(sources) != 1 else ''}"
     lines.append(f"OK: {packs}, {count} user{'s' if count != 1 else ''}")
-    try:
-        print("\n".join(lines), flush=True)
-    except BrokenPipeError:  # `| head`: not a failure
-        import os
+    from accountdesk.cli_output import say
 
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    say(lines)  # the pack's texts were checked; its file name was not

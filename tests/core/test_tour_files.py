@@ -119,7 +119,7 @@ def test_a_file_of_ones_own(tmp_path: Path) -> None:
         ),
         (
             HEAD + f'[[steps]]\nsay = "{"x" * 400}"\n',
-            "mine.toml: step 1: say: String should have at most 320 characters",
+            "mine.toml: step 1: say: a caption is at most 320 characters; this one has 400",
         ),
     ],
     ids=lambda value: value[:40] if isinstance(value, str) else None,

@@ -61,10 +61,14 @@ class ScenarioUser(ServiceModel):
 
 
 class SandboxCredential(ServiceModel):
-    """An API key and secret the sandbox accepts, and who it reaches (in words)."""
+    """An API key the sandbox accepts, and who it reaches (in words).
+
+    ``api_secret`` only for the shipped demo credentials (public values); a
+    scenario pack's own are named without it (None).
+    """
 
     api_key: ServiceText
-    api_secret: ServiceSecret
+    api_secret: ServiceSecret | None = None
     access: ServiceText = ""
 
 

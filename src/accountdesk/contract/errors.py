@@ -341,6 +341,18 @@ ENDPOINT_ERRORS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     }
 )
 
+#: Rule 3 of section 7.3: what each endpoint answers a manually linked user
+#: (AC-105, AC-107, AC-111, AC-114, AC-115, each 405), keyed by endpoint name:
+#: the codes of the ``manual-user`` family, where table 7.2 lists them.
+MANUAL_USER_CODES: Mapping[str, str] = MappingProxyType(
+    {
+        name: code
+        for name, codes in ENDPOINT_ERRORS.items()
+        for code in codes
+        if ERRORS[code].family is ErrorFamily.MANUAL_USER
+    }
+)
+
 #: Codes the contract mentions outside its tables (section 7.1, last
 #: paragraph). The client treats them like any unknown code: a plain ApiError.
 #: Their status is not shown; 400, as for the other bank answers, is a guess

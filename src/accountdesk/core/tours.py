@@ -40,11 +40,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from accountdesk.client import sanitise_text
 from accountdesk.contract import ERRORS
 from accountdesk.contract.identifiers import sandbox_user_id_problem
+from accountdesk.contract.sanitise import inert_text
 
 from .clock_steps import MAX_CLOCK_STEP
+from .tour_file import TourFileError, file_kind_problem, read_tour_text
 
 __all__ = [
     "Action",
@@ -94,10 +95,7 @@ _PARAMETERS = ("user", "answer", "seconds", "secret")
 
 def _printable(text: str, *, newlines: bool = False) -> str:
     """``text`` when it holds nothing a terminal would obey (ESC, other controls, bidi marks)."""
-    plain = text.replace("\n", " ") if newlines else text
-    if sanitise_text(plain) != plain:
-        raise ValueError("control characters are not allowed (escapes, bidi marks)")
-    return text
+    return inert_text(text, newlines=newlines)
 
 
 def _problem(field: str, problem: str) -> PydanticCustomError:
@@ -234,10 +232,6 @@ class Tour(BaseModel):
         return names
 
 
-class TourFileError(ValueError):
-    """A tour file cannot be used; the text is one line: file, step, field, problem."""
-
-
 def parse_tour(text: str, *, tour_id: str, source: str, folder: Path | None = None) -> Tour:
     """The tour in ``text`` (TOML); ``source`` names it in errors (a path).
 
@@ -249,6 +243,10 @@ def parse_tour(text: str, *, tour_id: str, source: str, folder: Path | None = No
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise TourFileError(f"{source}: not valid TOML: {error}") from None
+    except RecursionError:  # tomllib recurses per nested array or inline table
+        raise TourFileError(
+            f"{source}: not valid TOML: arrays or tables nested too deeply (it needs a few levels)"
+        ) from None
     if "scenario_files" in document:  # ours: resolved from scenarios
         raise TourFileError(f"{source}: scenario_files: not a field of a tour")
     data: dict[str, Any] = {"id": tour_id, **document}
@@ -259,19 +257,20 @@ def parse_tour(text: str, *, tour_id: str, source: str, folder: Path | None = No
     base = folder if folder is not None else Path()
     files = tuple(base / Path(name).expanduser() for name in tour.scenarios)
     for name, file in zip(tour.scenarios, files, strict=True):
-        if not file.is_file():
-            raise TourFileError(f"{source}: scenarios: {name}: no such file")
+        try:
+            problem = file_kind_problem(file, "a scenario pack file", "a pack is a file")
+        except FileNotFoundError:
+            problem = "no such file"
+        except OSError as error:
+            problem = f"cannot read it: {error.strerror or error}"
+        if problem is not None:
+            raise TourFileError(f"{source}: scenarios: {name}: {problem}")
     return tour.model_copy(update={"scenario_files": files})
 
 
 def load_tour(path: Path) -> Tour:
     """Read and validate the tour file at ``path`` (its id: the file name without ``.toml``)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise TourFileError(f"{path}: not UTF-8 text") from None
-    except OSError as error:
-        raise TourFileError(f"{path}: cannot read: {error.strerror or error}") from None
+    text = read_tour_text(path)
     return parse_tour(text, tour_id=_id_of(path.name), source=str(path), folder=path.parent)
 
 
@@ -332,9 +331,40 @@ def _id_of(file_name: str) -> str:
     return stem or "tour"
 
 
+#: What a text field is, for its bounds in words ("a caption is at most 320 characters").
+_NOUNS = {
+    "id": "a tour's id (its file name)",
+    "title": "a title",
+    "summary": "a summary",
+    "say": "a caption",
+    "answer": "an answer",
+    "secret": "a secret",
+}
+#: How a tour counts its lists: ("has", "steps") -> "a tour has at most 60 steps".
+_COUNTED = {"steps": ("has", "steps"), "scenarios": ("names", "packs")}
+
+
+def _bound(kind: object, fields: list[str], detail: Any) -> str | None:
+    """A length bound in a person's words, or None for another problem."""
+    context = detail.get("ctx") or {}
+    noun = _NOUNS.get(fields[-1]) if fields else None
+    if kind == "string_too_long":
+        # The length only: the value may be a secret.
+        length = len(detail.get("input") or "")
+        subject = f"{noun} is " if noun else ""
+        return f"{subject}at most {context.get('max_length'):,} characters; this one has {length:,}"
+    if kind == "string_too_short":
+        return f"{noun} cannot be empty" if noun else "cannot be empty"
+    if kind == "too_long" and fields in (["steps"], ["scenarios"]):
+        verb, things = _COUNTED[fields[0]]
+        most, actual = context.get("max_length"), context.get("actual_length")
+        return f"a tour {verb} at most {most} {things}; this one {verb} {actual}"
+    return None
+
+
 def _describe(error: ValidationError) -> str:
     """The first problem as ``step N: field: problem`` (steps counted from 1)."""
-    first = error.errors(include_url=False, include_input=False)[0]
+    first = error.errors(include_url=False)[0]
     location = list(first.get("loc", ()))
     where: list[str] = []
     if location[:1] == ["steps"] and len(location) > 1 and isinstance(location[1], int):
@@ -355,6 +385,8 @@ def _describe(error: ValidationError) -> str:
         message = "must be a table ([[steps]] with say = ...)"
     elif kind == "too_short" and fields == ["steps"]:
         message = "a tour has at least one step"
+    elif (bound := _bound(kind, fields, first)) is not None:
+        message = bound
     if fields and kind != "tour":
         where.append(".".join(fields))
     return " ".join(": ".join([*where, message]).split())  # one line, always

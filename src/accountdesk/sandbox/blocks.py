@@ -14,10 +14,12 @@ from __future__ import annotations
 import datetime as dt
 import math
 
-__all__ = ["MFA_ATTEMPTS", "MfaBudget"]
+__all__ = ["MAX_MFA_ATTEMPTS", "MFA_ATTEMPTS", "MfaBudget"]
 
 #: Wrong answers a user may give, over all their jobs, before the block.
 MFA_ATTEMPTS = 3
+#: The most a scenario pack may give (``[users.mfa] attempts``), hence answer.
+MAX_MFA_ATTEMPTS = 1_000
 
 
 class MfaBudget:

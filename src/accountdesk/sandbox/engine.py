@@ -37,7 +37,7 @@ from accountdesk.contract import endpoints as ep
 from . import records
 from .clock import MAX_DURATION, Clock, OffsetClock, SystemClock, wire_time
 from .errors import SandboxError
-from .scenario import GeneratedTransactions
+from .scenario import GeneratedTransactions, Scenario
 from .scenarios import (
     BULK_TRANSACTIONS,
     Credential,
@@ -225,20 +225,27 @@ class SandboxEngine:
         return True
 
     def prepare_large_transactions(self) -> list[str]:
-        """Start building every large generated answer now (see :data:`BUILT_AHEAD_ROWS`).
+        """Start building the large generated answers now (see :data:`BUILT_AHEAD_ROWS`).
 
         The embedded sandbox's help before an account is even looked up: a
         person takes seconds to type an id, the build ~0.3 s of a thread, which
-        on the read itself takes GIL turns from the app's first rows. The
-        users whose build started (or had), in the pack's order.
+        on the read itself takes GIL turns from the app's first rows. As many
+        as the cache keeps (:data:`~.records.CACHE_BYTES`), in the packs'
+        order; the users whose build started (or had).
         """
         low, high = BUILT_AHEAD_ROWS
-        chosen = [
-            scenario
-            for scenario in self.scenarios.values()
-            if isinstance(scenario.transactions, GeneratedTransactions)
-            and low <= scenario.transactions.count <= high
-        ]
+        chosen: list[Scenario] = []
+        guessed = 0
+        for scenario in self.scenarios.values():
+            plan = scenario.transactions
+            if not (isinstance(plan, GeneratedTransactions) and low <= plan.count <= high):
+                continue
+            # No more than the cache keeps: a pack of many such users would
+            # start a build (a child process) for each, to let most go.
+            guessed += plan.count * records.BYTES_PER_ROW
+            if chosen and guessed > records.CACHE_BYTES:
+                break
+            chosen.append(scenario)
         for scenario in chosen:
             self._transactions.prepare(scenario, apart=True)
         return [scenario.user_id for scenario in chosen]

@@ -12,7 +12,7 @@ from typing import Any
 
 from accountdesk.contract import JobKind, JobStatus
 
-from .blocks import MFA_ATTEMPTS
+from .blocks import MAX_MFA_ATTEMPTS, MFA_ATTEMPTS
 from .clock import MAX_STEP
 
 __all__ = ["SCHEMAS", "USER_ID", "ref"]
@@ -107,7 +107,14 @@ SCHEMAS: dict[str, Json] = {
         ["question", "expires_at", "attempts_remaining"],
         question=_STRING,
         expires_at=_TIME,
-        attempts_remaining={"type": "integer", "minimum": 0, "maximum": MFA_ATTEMPTS},
+        attempts_remaining={
+            "type": "integer",
+            "minimum": 0,
+            "maximum": MAX_MFA_ATTEMPTS,
+            "description": f"wrong answers the user may still give, across all their jobs: "
+            f"{MFA_ATTEMPTS} at first for the shipped users, up to {MAX_MFA_ATTEMPTS:,} for a "
+            "scenario pack's",
+        },
     ),
     "JobError": _object(
         ["code", "message"],
@@ -223,9 +230,13 @@ SCHEMAS: dict[str, Json] = {
         credentials={
             "type": "array",
             "items": _object(
-                ["api_key", "api_secret", "access"],
+                ["api_key", "access"],
                 api_key=_STRING,
-                api_secret=_STRING,
+                api_secret={
+                    **_STRING,
+                    "description": "Only for the shipped demo credentials (public values); "
+                    "a scenario pack's own credentials are named without it.",
+                },
                 access=_STRING,
             ),
         },

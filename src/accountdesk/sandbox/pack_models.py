@@ -18,18 +18,32 @@ it is read (:data:`MAX_PACK_BYTES`, in :mod:`.packs`).
 from __future__ import annotations
 
 import datetime as dt
-import difflib
-import re
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from accountdesk.contract import ALL_ENDPOINTS, CODE_PATTERN, JobKind, known_spec
+from accountdesk.contract import ALL_ENDPOINTS, JobKind, known_spec
 from accountdesk.contract import endpoints as ep
 from accountdesk.contract.identifiers import sandbox_user_id_problem
 
-from .clock import LATEST_START, MAX_DURATION, MAX_OFFSET
+from .blocks import MAX_MFA_ATTEMPTS, MFA_ATTEMPTS
+from .clock import MAX_DURATION, MAX_OFFSET
 from .generated import CATEGORIES
+from .pack_fields import (
+    MAX_TEXT,
+    Currency,
+    Paragraph,
+    Question,
+    Seconds,
+    Summary,
+    Text,
+    Title,
+    Token,
+    amount_text,
+    aware,
+    error_code,
+    one_of,
+)
 
 __all__ = [
     "ENDPOINT_NAMES",
@@ -42,7 +56,6 @@ __all__ = [
     "PackModel",
     "ScenarioPack",
     "UserSpec",
-    "did_you_mean",
     "pack_schema",
 ]
 
@@ -53,10 +66,6 @@ MAX_USERS = 1_000
 MAX_LISTED = 100_000
 #: Transactions made up by the generator, per user (``--bulk-transactions`` goes further).
 MAX_GENERATED = 1_000_000
-#: The longest text a pack gives (the client cuts what it shows at the same length).
-MAX_TEXT = 2_000
-MAX_SUMMARY = 240
-MAX_TITLE = 80
 #: Items of an identity list, forced answers of a user, credentials of a pack.
 MAX_ITEMS = 100
 _MAX_SECONDS = MAX_DURATION.total_seconds()
@@ -65,49 +74,6 @@ _MAX_DAYS = MAX_OFFSET.days
 #: The endpoints a forced answer may name (every one but ``POST /token``), and ``*``.
 ENDPOINT_NAMES: tuple[str, ...] = tuple(e.name for e in ALL_ENDPOINTS if e is not ep.TOKEN)
 EVERY_ENDPOINT = "*"
-_AMOUNT = re.compile(r"-?[0-9]{1,24}(\.[0-9]{1,24})?")
-
-Text = Annotated[str, Field(max_length=MAX_TEXT)]
-Summary = Annotated[str, Field(min_length=1, max_length=MAX_SUMMARY)]
-Seconds = Annotated[float, Field(gt=0, le=_MAX_SECONDS, allow_inf_nan=False)]
-
-
-def did_you_mean(given: str, choices: list[str] | tuple[str, ...]) -> str:
-    """``; did you mean 'account'?`` for a near miss among ``choices``, else ``""``."""
-    close = difflib.get_close_matches(given, list(choices), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
-
-
-def _one_of(kind: str, given: str, choices: tuple[str, ...] | list[str]) -> ValueError:
-    hint = did_you_mean(given, choices)
-    listing = "" if hint else f"; the {kind}s: {', '.join(choices)}"
-    return ValueError(f"{given!r} is not {_article(kind)} {kind}{hint}{listing}")
-
-
-def _article(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"
-
-
-def _amount(value: str | None) -> str | None:
-    if value is not None and not _AMOUNT.fullmatch(value):
-        raise ValueError(f'{value!r} is not an amount: write it as text, e.g. "-12.50"')
-    return value
-
-
-def _aware(moment: dt.datetime | None) -> dt.datetime | None:
-    if moment is None:
-        return None
-    if moment.tzinfo is None or moment.utcoffset() is None:
-        raise ValueError("needs a UTC offset, e.g. 2026-03-02T09:00:00Z")
-    if moment > LATEST_START:
-        raise ValueError(f"must be before {LATEST_START.date()}")
-    return moment
-
-
-def _code(code: str) -> str:
-    if not CODE_PATTERN.match(code):
-        raise ValueError(f"{code!r} is not an error code: AC- and three digits, e.g. AC-106")
-    return code
 
 
 class PackModel(BaseModel):
@@ -121,14 +87,14 @@ class ClockSpec(PackModel):
 
     start: dt.datetime = Field(description="A TOML date-time with an offset.")
 
-    _start = field_validator("start")(_aware)
+    _start = field_validator("start")(aware)
 
 
 class CredentialSpec(PackModel):
     """``[[credentials]]``: an API key and secret the sandbox accepts, for every user or some."""
 
     api_key: str = Field(pattern=r"^[!-~]{1,128}$", description="Printable ASCII, no spaces.")
-    api_secret: str = Field(min_length=1, max_length=256, repr=False)
+    api_secret: Token = Field(repr=False)
     users: list[str] | None = Field(
         default=None, min_length=1, max_length=MAX_USERS, description="Only these users."
     )
@@ -152,7 +118,7 @@ class AccountSpec(PackModel):
         default=None, description="Default: •••• and the account number's last four."
     )
     routing_number: Text | None = Field(default=None, repr=False)
-    currency: Annotated[str, Field(min_length=1, max_length=16)] | None = None
+    currency: Currency | None = None
     nulls: list[
         Literal[
             "institution_name",
@@ -171,7 +137,7 @@ class BalanceSpec(PackModel):
 
     available: str | None = None
     current: str | None = None
-    currency: Annotated[str, Field(min_length=1, max_length=16)] | None = None
+    currency: Currency | None = None
     as_of: dt.datetime | None = Field(
         default=None, description="What the balance reads as of before a refresh completes."
     )
@@ -179,8 +145,8 @@ class BalanceSpec(PackModel):
         default_factory=list, description="Fields the service sent as null."
     )
 
-    _amounts = field_validator("available", "current")(_amount)
-    _as_of = field_validator("as_of")(_aware)
+    _amounts = field_validator("available", "current")(amount_text)
+    _as_of = field_validator("as_of")(aware)
 
 
 class AddressSpec(PackModel):
@@ -203,7 +169,7 @@ class IdentitySpec(PackModel):
 class TransactionRow(PackModel):
     """One listed transaction; ``date``, or ``days_ago`` (counted back from the sandbox's start)."""
 
-    transaction_id: str = Field(pattern=r"^[^\x00-\x1f\x7f\u202a-\u202e\u2066-\u2069]{1,256}$")
+    transaction_id: Token
     date: dt.date | None = None
     days_ago: int | None = Field(default=None, ge=0, le=_MAX_DAYS)
     amount: str
@@ -211,7 +177,7 @@ class TransactionRow(PackModel):
     category: Text | None = None
     pending: bool = False
 
-    _amount = field_validator("amount")(_amount)
+    _amount = field_validator("amount")(amount_text)
 
     @model_validator(mode="after")
     def _one_date(self) -> TransactionRow:
@@ -234,7 +200,7 @@ class TransactionsSpec(PackModel):
         max_length=2,
         description="[smallest, largest], e.g. ['1.00', '250.00']",
     )
-    currency: Annotated[str, Field(min_length=1, max_length=16)] | None = None
+    currency: Currency | None = None
 
     @field_validator("categories")
     @classmethod
@@ -242,7 +208,7 @@ class TransactionsSpec(PackModel):
         known = sorted(CATEGORIES)
         for name in names or ():
             if name not in CATEGORIES:
-                raise _one_of("category", name, known)
+                raise one_of("category", name, known)
         return names
 
     @field_validator("amounts")
@@ -250,11 +216,11 @@ class TransactionsSpec(PackModel):
     def _amount_range(cls, amounts: list[str] | None) -> list[str] | None:
         if amounts is None:
             return None
-        for amount in amounts:
-            _amount(amount)
-            if amount.startswith("-") or float(amount) <= 0 or float(amount) > 10**13:
+        for size in amounts:
+            amount_text(size)
+            if size.startswith("-") or float(size) <= 0 or float(size) > 10**13:
                 raise ValueError(
-                    f"{amount!r}: amounts are sizes, more than 0 (debits are made negative)"
+                    f"{size!r}: amounts are sizes, more than 0 (debits are made negative)"
                 )
         if float(amounts[0]) > float(amounts[1]):
             raise ValueError("the smallest amount comes first")
@@ -283,13 +249,13 @@ class AnswerSpec(PackModel):
     calls: int | None = Field(default=None, ge=1, le=10**9, description="Default: every call.")
     retry_after: int | None = Field(default=None, ge=1, le=int(_MAX_SECONDS))
 
-    _code = field_validator("code")(_code)
+    _code = field_validator("code")(error_code)
 
     @field_validator("endpoint")
     @classmethod
     def _known_endpoint(cls, name: str) -> str:
         if name != EVERY_ENDPOINT and name not in ENDPOINT_NAMES:
-            raise _one_of("endpoint", name, [*ENDPOINT_NAMES, EVERY_ENDPOINT])
+            raise one_of("endpoint", name, [*ENDPOINT_NAMES, EVERY_ENDPOINT])
         return name
 
     @model_validator(mode="after")
@@ -302,9 +268,9 @@ class AnswerSpec(PackModel):
 class MfaSpec(PackModel):
     """``[users.mfa]``: the challenge jobs stop at, and the user's lockout."""
 
-    question: Annotated[str, Field(min_length=1, max_length=500)] | None = None
-    answer: str = Field(min_length=1, max_length=256, repr=False)
-    attempts: int = Field(default=3, ge=1, le=1_000)
+    question: Question | None = None
+    answer: Token = Field(repr=False)
+    attempts: int = Field(default=MFA_ATTEMPTS, ge=1, le=MAX_MFA_ATTEMPTS)
     session_seconds: Seconds | None = None
     block_seconds: Seconds | None = None
     kinds: list[JobKind] | None = Field(
@@ -324,7 +290,7 @@ class MfaSpec(PackModel):
         names = [kind.value for kind in JobKind]
         for kind in kinds if isinstance(kinds, list) else ():
             if isinstance(kind, str) and kind not in names:
-                raise _one_of("job kind", kind, names)
+                raise one_of("job kind", kind, names)
         # Strict mode takes an enum member only: the names were checked above.
         return (
             [JobKind(kind) if isinstance(kind, str) else kind for kind in kinds]
@@ -340,7 +306,7 @@ class FailSpec(PackModel):
     message: Text | None = Field(default=None, description="Default: the catalogue's text.")
     at: Literal["pending", "in_progress"] = "in_progress"
 
-    _code = field_validator("code")(_code)
+    _code = field_validator("code")(error_code)
 
     @model_validator(mode="after")
     def _unknown_code_says_all(self) -> FailSpec:
@@ -378,7 +344,7 @@ class UserSpec(PackModel):
 
     id: str
     summary: Summary | None = Field(default=None, description="Default: made from what it does.")
-    description: Text | None = None
+    description: Paragraph | None = None
     link_type: Literal["fi", "manual"] = "fi"
     account: AccountSpec = Field(default_factory=AccountSpec)
     balance: BalanceSpec = Field(default_factory=BalanceSpec)
@@ -401,8 +367,8 @@ class UserSpec(PackModel):
 class ScenarioPack(PackModel):
     """A scenario pack: users, and optionally the clock's start and credentials of its own."""
 
-    title: Annotated[str, Field(min_length=1, max_length=MAX_TITLE)] | None = None
-    description: Text | None = None
+    title: Title | None = None
+    description: Paragraph | None = None
     clock: ClockSpec | None = None
     credentials: list[CredentialSpec] = Field(default_factory=list, max_length=MAX_ITEMS)
     users: list[UserSpec] = Field(default_factory=list, max_length=MAX_USERS)

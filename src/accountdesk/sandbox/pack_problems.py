@@ -20,7 +20,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from .pack_models import ScenarioPack, did_you_mean
+from .pack_fields import did_you_mean
+from .pack_models import ScenarioPack
 
 __all__ = ["MAX_SHOWN", "describe_errors", "line_index", "located"]
 
@@ -55,7 +56,6 @@ _EXPECTED = {
 }
 _PATTERNS = {
     "api_key": "printable ASCII without spaces, 1 to 128 characters",
-    "transaction_id": "1 to 256 characters, no control characters",
 }
 #: What a numeric bound counts, where "at most N" alone would not say.
 _BOUNDED = {"count": "generated transactions per user", "attempts": "wrong answers"}

@@ -8,7 +8,7 @@ Standard library only.
 
 from __future__ import annotations
 
-from accountdesk.contract import ALL_ENDPOINTS, JobKind, known_spec
+from accountdesk.contract import ALL_ENDPOINTS, MANUAL_USER_CODES, JobKind, known_spec
 
 from .scenario import ForcedAnswer, GeneratedTransactions, Scenario
 
@@ -127,6 +127,9 @@ def details(scenario: Scenario) -> list[str]:
     else:
         lines.append(f"transactions: {len(plan):,} listed")
     lines += [f"answers {answer_words(answer)}" for answer in scenario.answers]
+    if scenario.link_type == "manual":
+        refused = ", ".join(f"{name} {code}" for name, code in MANUAL_USER_CODES.items())
+        lines.append(f"manually linked (rule 3, each 405 unless answered above): {refused}")
     mfa = scenario.mfa
     if mfa is not None:
         session = f"{mfa.session.total_seconds():g} s" if mfa.session else "the sandbox's"

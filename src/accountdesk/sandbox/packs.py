@@ -1,7 +1,7 @@
 """Scenario packs read from files: checked, resolved into scenario users, merged.
 
 :func:`load_scenarios` is the one way a sandbox gets its users: the shipped
-default pack (``accountdesk/scenarios/default.toml``: the nine users and the
+default pack (``accountdesk/scenarios/default.toml``: the eight users and the
 two credentials) first, then each pack given (``--scenarios``, a tour's
 ``scenarios``, a training room's), through the same code. A pack's user
 whose id is a shipped user's replaces that user (a recording of
@@ -12,7 +12,7 @@ twice, or two different clock starts, is an error naming both files.
 
 Every problem is a :class:`PackError` whose lines each name the file, the
 line or field path, and what is expected: a missing file, a folder, a file
-over :data:`~.pack_models.MAX_PACK_BYTES`, bytes that are not UTF-8,
+over :data:`~.pack_models.MAX_PACK_BYTES`, a device or a pipe, bytes that are not UTF-8,
 malformed TOML, wrong types, unknown keys (with "did you mean"), bounds.
 Never a traceback.
 """
@@ -20,6 +20,7 @@ Never a traceback.
 from __future__ import annotations
 
 import datetime as dt
+import stat
 import tomllib
 import zlib
 from collections.abc import Iterable, Sequence
@@ -62,6 +63,8 @@ __all__ = [
     "shipped_pack_path",
 ]
 
+#: A file nested hundreds deep (a pack's own values are a few levels deep).
+TOO_DEEP = "not valid TOML: arrays or tables nested too deeply (it needs a few levels)"
 #: How the shipped default pack is named in messages.
 SHIPPED_PACK = "the shipped default pack"
 _DEFAULT_FILE = "default.toml"
@@ -98,8 +101,9 @@ def read_pack(path: Path | str, *, name: str | None = None) -> ScenarioPack:
     path = Path(path)
     source = name or str(path)
     try:
-        if path.is_dir():
-            raise PackError([f"{source}: is a folder, not a scenario pack file"])
+        problem = file_kind_problem(path, "a scenario pack file", "a pack is a file")
+        if problem is not None:
+            raise PackError([f"{source}: {problem}"])
         with path.open("rb") as stream:
             data = stream.read(MAX_PACK_BYTES + 1)
     except FileNotFoundError:
@@ -107,7 +111,7 @@ def read_pack(path: Path | str, *, name: str | None = None) -> ScenarioPack:
     except OSError as error:
         raise PackError([f"{source}: cannot read it: {error.strerror or error}"]) from None
     if len(data) > MAX_PACK_BYTES:
-        size = path.stat().st_size / 2**20
+        size = max(path.stat().st_size, len(data)) / 2**20
         raise PackError(
             [f"{source}: is {size:.1f} MB; a pack is at most {MAX_PACK_BYTES // 2**20} MB"]
         )
@@ -121,12 +125,31 @@ def read_pack(path: Path | str, *, name: str | None = None) -> ScenarioPack:
     return parse_pack(text, source=source)
 
 
+def file_kind_problem(path: Path, what: str, instead: str) -> str | None:
+    """Why ``path`` cannot be read as ``what`` (a folder, a device, a pipe), or None.
+
+    Asked before opening it: a device gives bytes for ever, a pipe nobody
+    writes to waits for ever. FileNotFoundError when there is nothing there.
+    Tour files are asked the same, in the same words
+    (:func:`accountdesk.core.tour_file.file_kind_problem`: the core may not
+    import the sandbox, nor the sandbox the core).
+    """
+    mode = path.stat().st_mode
+    if stat.S_ISDIR(mode):
+        return f"is a folder, not {what}"
+    if not stat.S_ISREG(mode):
+        return f"is not a regular file (a device, a pipe or a socket); {instead}"
+    return None
+
+
 def parse_pack(text: str, *, source: str) -> ScenarioPack:
     """The pack in ``text`` (TOML), checked; ``source`` names it in messages."""
     try:
         document = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as error:
         raise PackError([f"{source}: {_toml_problem(error)}"]) from None
+    except RecursionError:  # tomllib recurses per nested array or inline table
+        raise PackError([f"{source}: {TOO_DEEP}"]) from None
     try:
         return ScenarioPack.model_validate(document)
     except ValidationError as error:

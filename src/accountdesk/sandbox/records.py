@@ -15,6 +15,7 @@ import json
 import threading
 import time
 import zlib
+from collections import OrderedDict
 from collections.abc import Iterator
 from itertools import islice
 from typing import Any
@@ -169,6 +170,14 @@ def transactions_json(scenario: Scenario, newest: dt.date) -> bytes:
 #: (user_bulk's 100,000 rows are 14 MB; 1,000,000 would be 142 MB held for
 #: the life of the sandbox, in the app's own process when embedded).
 RAW_BODY_BYTES = 16 * 1024 * 1024
+#: The bodies kept for later reads, in bytes as kept (raw or packed): past it
+#: the least recently read are let go and built again when next read, the
+#: same bytes (a pack of 1,000 users of 1,000,000 rows kept ~28 MB a user
+#: read, for the sandbox's life). user_bulk (14 MB) and a few more fit.
+CACHE_BYTES = 64 * 1024 * 1024
+#: A generated row's bytes in a body (user_bulk: 14 MB for 100,000), to
+#: guess a body's size before it is built.
+BYTES_PER_ROW = 142
 
 
 #: Pieces built ahead of the furthest reader while one reads (~0.5 MB of user_bulk).
@@ -197,6 +206,8 @@ class _Body:
         # one in a child process (reading a pipe) does not need to.
         self._paced = paced
         self._raw = 0
+        #: Bytes of the pieces as kept (raw or packed): what the cache counts.
+        self.held = 0
         self._done = False
         self._error: Exception | None = None
         self._grown = threading.Condition()
@@ -223,6 +234,7 @@ class _Body:
                     self._raw += len(built)
                 with self._grown:
                     self._pieces.append(piece)
+                    self.held += len(piece)
                     self._grown.notify_all()
                     # Built before any read (prepare), it runs free; once read,
                     # it keeps LEAD_PIECES ahead of the reader, no further: the
@@ -250,6 +262,11 @@ class _Body:
             and len(self._pieces) - self._taken >= LEAD_PIECES
             and time.monotonic() - last < READER_PATIENCE
         )
+
+    @property
+    def done(self) -> bool:
+        """Whether every piece is built (or the build failed)."""
+        return self._done
 
     def pieces(self) -> Pieces:
         """Every piece, the built ones at once, the others as they are built."""
@@ -320,12 +337,15 @@ class TransactionCache:
     else's. Built in a thread of its own on the first read (or
     :meth:`prepare`), and read while it grows: the first rows of
     ``user_bulk`` go out at once, not after its half-second build; no world
-    waits for it, only its readers.
+    waits for it, only its readers. Kept within :data:`CACHE_BYTES`: the
+    least recently read bodies are let go (a reader still reading one keeps
+    it) and built again, the same bytes, when next read.
     """
 
     def __init__(self, newest: dt.date) -> None:
         self.newest = newest
-        self._built: dict[str, _Body] = {}
+        # Least recently read first.
+        self._built: OrderedDict[str, _Body] = OrderedDict()
         self._lock = threading.Lock()
 
     def prepare(self, scenario: Scenario, *, apart: bool = False) -> None:
@@ -357,7 +377,24 @@ class TransactionCache:
             elif body is None:
                 body = _Body(transactions_pieces(scenario, self.newest))
                 self._built[scenario.user_id] = body
+            self._built.move_to_end(scenario.user_id)
+            self._let_go(keep=scenario.user_id)
             return body
+
+    def _let_go(self, *, keep: str) -> None:
+        """Let the least recently read bodies go until the rest fit :data:`CACHE_BYTES` (lock held).
+
+        The one asked for stays, whatever its size; so does one still being
+        built (its build would be wasted; it counts once done).
+        """
+        held = sum(body.held for body in self._built.values())
+        for user_id in list(self._built):
+            if held <= CACHE_BYTES:
+                return
+            body = self._built[user_id]
+            if user_id != keep and body.done:
+                held -= body.held
+                del self._built[user_id]
 
     def pieces(self, scenario: Scenario) -> Pieces:
         """``GET /accounts/{user_id}/transactions`` for ``scenario``, as it is built."""

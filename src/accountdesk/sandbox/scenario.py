@@ -1,6 +1,6 @@
 """A scenario user as the engine uses it: its data, the errors it answers, how its jobs behave.
 
-Scenario users are data: every user, the nine shipped ones included, comes
+Scenario users are data: every user, the eight shipped ones included, comes
 from a scenario pack (a TOML file, :mod:`.packs`), checked against the pack
 models (:mod:`.pack_models`) and resolved into these plain frozen records:
 defaults filled in, durations as ``timedelta``, endpoints as names. The

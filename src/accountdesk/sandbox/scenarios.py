@@ -70,7 +70,7 @@ _SHIPPED: list[ScenarioSet] = []
 
 
 def shipped_scenarios() -> ScenarioSet:
-    """The shipped default pack: the nine users and the two credentials (read once)."""
+    """The shipped default pack: the eight users and the two credentials (read once)."""
     if not _SHIPPED:
         from .packs import load_scenarios
 
@@ -106,16 +106,21 @@ def catalogue(
 ) -> dict[str, list[dict[str, str]]]:
     """The answer of ``GET /_sandbox/scenarios``: users and credentials, in order.
 
-    The sandbox's secrets are public demo values (they are in the manual, and
-    a pack's are the trainer's to hand out), so this one answer may carry them.
+    Served to anyone. The shipped demo credentials' secrets are public (the
+    manual prints them), so they are listed; a pack's own credentials are
+    named with who they reach, never with their secret: the trainer hands
+    those out, not the sandbox.
     """
-    shipped = shipped_scenarios() if users is None or credentials is None else None
-    users = users if users is not None else shipped.users  # type: ignore[union-attr]
-    credentials = credentials if credentials is not None else shipped.credentials  # type: ignore[union-attr]
+    shipped = shipped_scenarios()
+    users = users if users is not None else shipped.users
+    credentials = credentials if credentials is not None else shipped.credentials
+    public = set(shipped.credentials)
     return {
         "users": [{"user_id": s.user_id, "summary": s.summary} for s in users.values()],
         "credentials": [
             {"api_key": c.api_key, "api_secret": c.api_secret, "access": c.access}
+            if c in public
+            else {"api_key": c.api_key, "access": c.access}
             for c in credentials
         ],
     }

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from accountdesk.contract import Endpoint
+from accountdesk.contract import MANUAL_USER_CODES, Endpoint
 from accountdesk.contract import endpoints as ep
 
 from . import records
@@ -297,6 +297,13 @@ class World:
                         status=answer.status,
                         message=answer.message,
                     )
+        # Rule 3 of the contract: a manually linked user has no bank behind
+        # it, whatever the pack lists (a forced answer above still wins).
+        manual_code = (
+            MANUAL_USER_CODES.get(endpoint.name) if scenario.link_type == "manual" else None
+        )
+        if manual_code is not None:
+            raise SandboxError(manual_code, endpoint, user_id=user_id)
         return scenario
 
     def _user(self, scenario: Scenario) -> UserState:
