@@ -340,3 +340,51 @@ def test_a_phone_number_in_any_layout_and_a_street_without_its_number_are_redact
     # The house number goes with the street, whichever spelling of its suffix.
     (fake,) = re.findall(r'street = "([^"]+)"', text)
     assert f'"Hardware, {fake}"' in text and f"or at {fake}" in text, text
+
+
+class _Hostile(httpx.AsyncBaseTransport):
+    """The sandbox, but every ``MARK`` it sends is an erase, a clipboard write and a bidi override."""
+
+    def __init__(self, app: Any) -> None:
+        self._inner = httpx.ASGITransport(app)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        answer = await self._inner.handle_async_request(request)
+        body = (await answer.aread()).replace(b"MARK", b"\\u001b[2J\\u001b]52;c;eA==\\u0007\\u202e")
+        headers = [(k, v) for k, v in answer.headers.items() if k.lower() != "content-length"]
+        return httpx.Response(answer.status_code, headers=headers, content=body)
+
+
+def test_a_recording_of_text_a_terminal_would_obey_writes_it_inert_and_replays(
+    tmp_path: Path,
+) -> None:
+    # The client shows the service's text made visible (␛); a pack refuses
+    # such text, so the recorder writes what the dashboard showed, not the bytes.
+    pack = tmp_path / "hostile.toml"
+    pack.write_text(
+        '[[users]]\nid = "user_odd"\nsummary = "odd"\n'
+        '[users.account]\naccount_name = "Ann MARK Checking"\n'
+        '[users.identity]\nnames = ["Ann MARK Lee"]\n'
+        '[users.transactions]\nrows = [{ transaction_id = "t1", date = 2026-03-01, '
+        'amount = "1.00", description = "shop MARK" }]\n',
+        encoding="utf-8",
+    )
+
+    async def run() -> tuple[str, dict[str, Any]]:
+        app = _app(load_scenarios([pack], shipped_users=False))
+        async with AccountDataClient(
+            "http://sandbox", "sandbox_key", "sandbox_secret", transport=_Hostile(app)
+        ) as client:
+            recording = await record_user(
+                client, "user_odd", service="a hostile service", now=START
+            )
+        text = case_pack_text(pack_user(recording, case_number=1, redact=False))
+        check_pack(text, "recorded.toml")  # the sandbox reads it
+        return text, await _answers(_replay(text, tmp_path), "user_odd")
+
+    text, answers = asyncio.run(run())
+    assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text
+    shown = "␛[2J␛]52;c;eA==␇‹U+202E›"
+    assert answers[""][1]["account_name"] == f"Ann {shown} Checking"
+    assert answers["/identity"][1]["names"] == [f"Ann {shown} Lee"]
+    assert answers["/transactions"][1]["transactions"][0]["description"] == f"shop {shown}"

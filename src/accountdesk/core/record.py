@@ -82,6 +82,16 @@ class Answer:
         return self.code is not None
 
     @classmethod
+    def of_payload(cls, raw: Any) -> Answer:
+        """A payload as the dashboard shows it: each text made inert, as the client's models do.
+
+        A pack refuses text a terminal would obey, so the bytes the service
+        sent (``ESC``, a bidi override) are recorded as what every screen
+        showed of them (``␛``, ``‹U+202E›``): the replay looks the same.
+        """
+        return cls(payload=shown(raw))
+
+    @classmethod
     def of_error(cls, error: ApiError) -> Answer:
         retry = error.retry_after
         return cls(
@@ -159,7 +169,7 @@ async def record_user(
             continue
         except AccountDataError as error:
             raise RecordError(f"could not read {_what(endpoint)}: {error.detail}") from None
-        recording.reads[endpoint.name] = Answer(payload=record.raw)
+        recording.reads[endpoint.name] = Answer.of_payload(record.raw)
     if with_jobs:
         await _record_jobs(client, recording, job_wait)
     return recording
@@ -184,7 +194,7 @@ async def _record_jobs(client: AccountDataClient, recording: Recording, job_wait
             raise RecordError(
                 f"could not start {kind.value} job: {error.detail}", left=recording.left_jobs()
             ) from None
-        recording.starts[kind] = Answer(payload=job.raw)
+        recording.starts[kind] = Answer.of_payload(job.raw)
         recording.jobs[kind] = job
         final = job.raw
         _seen_running(recording, kind, job.status)
@@ -201,7 +211,20 @@ async def _record_jobs(client: AccountDataClient, recording: Recording, job_wait
                 )
             except AccountDataError as error:
                 recording.notes.append(f"the {kind.value} job could not be followed: {error.title}")
-        recording.finals[kind] = final
+        recording.finals[kind] = shown(final)
+
+
+def shown(value: Any) -> Any:
+    """``value`` (the service's JSON) with every text, keys too, made inert."""
+    from accountdesk.contract.sanitise import sanitise_text
+
+    if isinstance(value, str):
+        return sanitise_text(value)
+    if isinstance(value, list):
+        return [shown(item) for item in value]
+    if isinstance(value, dict):
+        return {sanitise_text(str(key)): shown(item) for key, item in value.items()}
+    return value
 
 
 def _seen_running(recording: Recording, kind: JobKind, status: object) -> None:
