@@ -15,7 +15,7 @@ import sys
 
 def main(transport: str) -> int:
     gc.disable()  # as accountdesk.cli.main
-    from accountdesk.cli import _after_first_frame
+    from accountdesk.cli.startup import StartUp
     from accountdesk.core.paths import default_data_dir
     from accountdesk.tui.app import AccountDeskApp
 
@@ -24,7 +24,7 @@ def main(transport: str) -> int:
     desk = make_desk(
         default_data_dir(), transport=stub_transport() if transport == "stub" else None
     )
-    app = AccountDeskApp(desk, on_first_frame=_after_first_frame)
+    app = AccountDeskApp(desk, on_first_frame=StartUp.first_frame)
     app.run()
     return app.return_code or 0
 

@@ -24,7 +24,7 @@ APP_IMPORTS = (
     "accountdesk.core.desk",
     "accountdesk.core.paths",
     "accountdesk.core.start_settings",
-    "accountdesk.pack_flags",
+    "accountdesk.cli.packs",
     "accountdesk.tui.app",
     "accountdesk.tui.terminal_driver",
 )

@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from accountdesk.cli import _after_first_frame as after_first_frame
+from accountdesk.cli.startup import StartUp
 from accountdesk.core.desk import Desk
 from accountdesk.tui.app import AccountDeskApp
 from accountdesk.tui.driver import Driver
@@ -74,7 +74,7 @@ async def running(desk: Desk, user_id: str | None = None) -> AsyncIterator[Sessi
     collection walked this process's 120,000 objects (Textual's, the
     harness's) in the middle of a timed key: 130-185 ms in one round of five.
     """
-    app = AccountDeskApp(desk, cursor_blink=False, on_first_frame=after_first_frame)
+    app = AccountDeskApp(desk, cursor_blink=False, on_first_frame=StartUp.first_frame)
     app.animation_level = "none"
     async with app.run_test(size=SIZE) as pilot:
         session = Session(app, pilot, FrameWatch(app), Driver(app, pilot.pause))

@@ -136,7 +136,7 @@ def _watch_toasts(app: Any, desk: Any, record: SoakRecord, clock: Callable[[], f
 
 async def run_soak(plan: SoakPlan, home: Path, server: SoakServer) -> SoakRecord:
     """Drive the app for ``plan.seconds`` (see the module docstring); what it saw."""
-    from accountdesk.cli import _after_first_frame
+    from accountdesk.cli.startup import StartUp
     from accountdesk.client import AccountDataError
     from accountdesk.tui.app import AccountDeskApp
     from accountdesk.tui.driver import Driver
@@ -147,7 +147,7 @@ async def run_soak(plan: SoakPlan, home: Path, server: SoakServer) -> SoakRecord
 
     await server.until(up=True)
     desk = make_desk(home, base_url=server.url)
-    app = AccountDeskApp(desk, cursor_blink=False, on_first_frame=_after_first_frame)
+    app = AccountDeskApp(desk, cursor_blink=False, on_first_frame=StartUp.first_frame)
     app.animation_level = "none"
     record = SoakRecord(plan.seconds, plan.warm_up, jobs=plan.jobs)
     started = time.monotonic()

@@ -221,13 +221,13 @@ def _explained(lines: list[str]) -> list[str]:
 
 
 def errors_page() -> str:
+    from accountdesk.cli.explain import explain_code, explain_failure
     from accountdesk.contract import (
         ERRORS,
         FAILURE_GUIDANCE,
         SANDBOX_CODES,
         UNLISTED_CODES,
     )
-    from accountdesk.explain import explain_code, explain_failure
 
     lines = [
         _header("the contract's error catalogue and guidance, as `accountdesk explain` prints it"),
@@ -332,21 +332,21 @@ def _command_section(path: str, parser: argparse.ArgumentParser, summary: str) -
 
 
 def cli_page() -> str:
-    from accountdesk.cli_parser import build_parser
+    from accountdesk.cli.parser import build_parser
 
     # argparse wraps usage lines to the terminal's width: fixed, so every
     # machine writes the same page.
     saved = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = "100"
     try:
-        parser = build_parser()
+        parser = build_parser(every=True)
         helps = _helps(parser)
         commands = [
             f"| [`{name}`](#accountdesk-{name}) | {_cell(_escape(helps.get(name, '')))} |"
             for name in _subcommands(parser)
         ]
         lines = [
-            _header("the argparse parser (`accountdesk.cli_parser.build_parser`)"),
+            _header("the argparse parser (`accountdesk.cli.parser.build_parser`, every command)"),
             "# Command line",
             "",
             "Every command, flag and default of `accountdesk`, as `--help` shows them.",

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from accountdesk import cli
-from accountdesk.cli_parser import build_parser
-from accountdesk.completion_command import SHELLS, completion_script
+from accountdesk.cli.completion import SHELLS, completion_script
+from accountdesk.cli.parser import build_parser
 
 
 def _commands_and_flags(parser: argparse.ArgumentParser) -> tuple[set[str], set[str]]:
@@ -35,7 +35,7 @@ def test_the_script_names_every_command_and_flag_of_the_parser(
 ) -> None:
     assert cli.main(["completion", shell]) == 0
     script = capsys.readouterr().out
-    commands, flags = _commands_and_flags(build_parser())
+    commands, flags = _commands_and_flags(build_parser(every=True))
     assert {"sandbox", "explain", "completion", "check"} <= commands
     assert [name for name in sorted(commands) if name not in script] == []
     # fish spells a flag without its dashes (`-l base-url`).
@@ -68,7 +68,7 @@ printf '%s\\n' "${{COMPREPLY[@]}}"
 @pytest.mark.skipif(shutil.which("bash") is None, reason="no bash on this machine")
 def test_bash_completes_commands_flags_choices_and_files(tmp_path: Path) -> None:
     script = tmp_path / "accountdesk.bash"
-    script.write_text(completion_script(build_parser(), "bash"), encoding="utf-8")
+    script.write_text(completion_script(build_parser(every=True), "bash"), encoding="utf-8")
     (tmp_path / "room.toml").write_text("", encoding="utf-8")
     assert _bash_complete(script, ["accountdesk", "sa"], tmp_path) == ["sandbox"]
     assert "--tenants" in _bash_complete(script, ["accountdesk", "sandbox", "--te"], tmp_path)
@@ -85,7 +85,7 @@ def test_bash_completes_the_codes_explain_knows_and_the_tours_demo_runs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     script = tmp_path / "accountdesk.bash"
-    script.write_text(completion_script(build_parser(), "bash"), encoding="utf-8")
+    script.write_text(completion_script(build_parser(every=True), "bash"), encoding="utf-8")
     assert _bash_complete(script, ["accountdesk", "explain", "AC-10"], tmp_path) == [
         f"AC-10{digit}" for digit in range(10)
     ]

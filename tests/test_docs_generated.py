@@ -110,11 +110,11 @@ def test_the_sandbox_guide_describes_every_flag_of_the_sandbox_command() -> None
     # new flag must get its row there too.
     import argparse
 
-    from accountdesk.cli_parser import build_parser
+    from accountdesk.cli.parser import build_parser
 
     [commands] = [
         action
-        for action in build_parser()._actions
+        for action in build_parser(every=True)._actions
         if isinstance(action, argparse._SubParsersAction)
     ]
     flags = {

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from accountdesk import cli
+from accountdesk.cli.explain import MAX_WIDTH, explain
 from accountdesk.contract import (
     ERRORS,
     FAILURE_GUIDANCE,
@@ -19,7 +20,6 @@ from accountdesk.contract import (
     FailureKind,
     endpoints,
 )
-from accountdesk.explain import MAX_WIDTH, explain
 from hidden_packages import environment_without
 
 ALL_CODES = [*ERRORS, *UNLISTED_CODES, *SANDBOX_CODES]

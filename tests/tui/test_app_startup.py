@@ -134,8 +134,8 @@ NOT_YET = ("pydantic", "pydantic_core", "pydantic_settings", "httpx", "accountde
            # Without arguments, no subcommand's parser; the state folders'
            # hash on first use (issue 16, fifth round; the store's JSON too,
            # which this child imports itself to report).
-           "accountdesk.demo_command", "accountdesk.scenarios_command", "accountdesk.record_command",
-           "accountdesk.completion_command", "argparse", "hashlib",
+           "accountdesk.cli.demo", "accountdesk.cli.scenarios", "accountdesk.cli.record",
+           "accountdesk.cli.completion", "accountdesk.cli.sandbox", "hashlib",
            "accountdesk.client._redact",  # the log's redaction: at its first record
            "accountdesk.tui.commands")  # the palette's, when it opens
 

@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
-from accountdesk import cli, cli_parser
+from accountdesk import cli
+from accountdesk.cli.parser import build_parser
 
 
 def test_defaults_parse() -> None:
-    args = cli.build_parser().parse_args([])
+    args = build_parser().parse_args([])
     assert (args.base_url, args.profile, args.config, args.log_level, args.command) == (
         None,
         None,
@@ -23,22 +24,34 @@ def test_defaults_parse() -> None:
     )
 
 
-def test_without_arguments_the_subcommands_are_not_built(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The dashboard started bare reads the top-level defaults only: the
-    # subcommands' parsers (and their modules) cost ~10 ms of its first frame.
-    from accountdesk import demo_command
+def test_only_the_chosen_commands_flags_are_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The dashboard reads the top-level flags only: the commands' parsers
+    # (and their modules) cost ~10 ms of its first frame. A command's flags
+    # are built when it is the one chosen.
+    import accountdesk.cli.dashboard
+    from accountdesk.cli import demo, explain
 
     built: list[str] = []
     dashboard: list[Any] = []
-    monkeypatch.setattr(demo_command, "add_parser", lambda commands: built.append("demo"))
-    monkeypatch.setattr(cli, "_run_dashboard", lambda args: dashboard.append(args) or 0)
+    monkeypatch.setattr(demo, "add_parser", lambda commands, help: built.append("demo"))
+    monkeypatch.setattr(
+        explain,
+        "add_parser",
+        lambda commands, help: built.append("explain") or commands.add_parser("explain"),
+    )
+    monkeypatch.setattr(explain, "run", lambda args, start_up: 0)
+    monkeypatch.setattr(
+        accountdesk.cli.dashboard, "run", lambda args, start_up: dashboard.append(args) or 0
+    )
     assert cli.main([]) == 0
     assert built == []
     # The same values as the whole command line's.
-    assert vars(dashboard[0]) == vars(cli_parser.build_parser().parse_args([]))
+    assert vars(dashboard[0]) == vars(build_parser(every=True).parse_args([]))
     built.clear()
     assert cli.main(["--log-level", "debug"]) == 0
-    assert built == ["demo"] and dashboard[1].log_level == "debug"
+    assert built == [] and dashboard[1].log_level == "debug"
+    assert cli.main(["explain"]) == 0
+    assert built == ["explain"]
 
 
 def test_sandbox_subcommand_serves_on_host_and_port(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -309,7 +322,6 @@ def test_screenshot_writer_makes_an_svg_per_screen(tmp_path: Path) -> None:
 def test_help_keeps_paths_whole_and_explains_the_screenshot_folder(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from accountdesk.cli import build_parser
     from accountdesk.core.paths import default_config_path, default_log_dir
 
     monkeypatch.setenv("COLUMNS", "60")
@@ -319,7 +331,7 @@ def test_help_keeps_paths_whole_and_explains_the_screenshot_folder(
     assert str(default_config_path()) in text
     assert str(default_log_dir() / "accountdesk.log") in text
     with pytest.raises(SystemExit):
-        build_parser().parse_args(["screenshots", "--help"])
+        build_parser("screenshots").parse_args(["screenshots", "--help"])
     text = capsys.readouterr().out
     assert "folder to write the SVG files into" in text
 
@@ -401,7 +413,7 @@ def test_the_dashboard_takes_a_control_token(
     assert cli.main([*argv, "--control-token", token]) == 0
     settings = seen["settings"]
     assert settings.sandbox_control_token.get_secret_value() == token
-    help_text = cli.build_parser().format_help()
+    help_text = build_parser().format_help()
     assert "--control-token" in help_text and "ACCOUNTDESK_SANDBOX_CONTROL_TOKEN" in help_text
 
 

@@ -10,6 +10,7 @@ import pytest
 
 import accountdesk.web
 from accountdesk import cli
+from accountdesk.cli.parser import build_parser
 from accountdesk.web.options import ServeOptions
 
 
@@ -212,7 +213,7 @@ def test_without_textual_serve_the_extra_is_named(
 
 def test_serve_help_names_the_risk(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
-        cli.build_parser().parse_args(["serve", "--help"])
+        build_parser("serve").parse_args(["serve", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     for words in (
         "--host",

@@ -8,7 +8,7 @@ generated from the models, for an editor to check a pack as it is typed.
 Every problem is a line ``accountdesk: FILE: line N: field: problem`` and
 exit status 2, never a traceback. Needs only the base install (pydantic).
 
-The ``--scenarios`` flags themselves are :mod:`accountdesk.pack_flags`.
+The ``--scenarios`` flags themselves are :mod:`accountdesk.cli.packs`.
 """
 
 from __future__ import annotations
@@ -18,19 +18,20 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from accountdesk.pack_flags import fail
+from accountdesk.cli.packs import fail
 
 if TYPE_CHECKING:
+    from accountdesk.cli.startup import StartUp
     from accountdesk.sandbox.scenarios import ScenarioSet
 
-__all__ = ["add_parser", "run_case_command", "run_scenarios"]
+__all__ = ["add_parser", "run"]
 
 
-def add_parser(commands: Any) -> None:
+def add_parser(commands: Any, help: str) -> None:
     """The ``scenarios`` command and its ``check`` and ``schema`` subcommands."""
     scenarios = commands.add_parser(
         "scenarios",
-        help="check scenario packs (your own cases), print their JSON Schema",
+        help=help,
         description="Scenario packs are TOML files of sandbox users (docs/trainer/scenario-packs.md).",
     )
     actions = scenarios.add_subparsers(dest="scenarios_command", metavar="ACTION")
@@ -44,16 +45,7 @@ def add_parser(commands: Any) -> None:
     actions.add_parser("schema", help="print the JSON Schema of a pack (for an editor)")
 
 
-def run_case_command(args: argparse.Namespace, *, missing: Any) -> int:
-    """``accountdesk scenarios ...`` or ``accountdesk record ...``."""
-    if args.command == "record":
-        from accountdesk.record_command import run_record
-
-        return run_record(args, missing=missing)
-    return run_scenarios(args)
-
-
-def run_scenarios(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, start_up: StartUp) -> int:
     """``accountdesk scenarios check|schema``."""
     if args.scenarios_command == "schema":
         from accountdesk.sandbox.pack_models import pack_schema
@@ -69,7 +61,7 @@ def run_scenarios(args: argparse.Namespace) -> int:
     if shipped:
         folder = shipped_pack_path().parent
         files = sorted(p for p in folder.glob("*.toml") if p.name != shipped_pack_path().name)
-    from accountdesk.pack_flags import load_packs
+    from accountdesk.cli.packs import load_packs
 
     loaded = load_packs(files)
     if isinstance(loaded, int):
@@ -104,6 +96,6 @@ def _print_summary(scenarios: ScenarioSet, *, shipped: bool) -> None:
     count = sum(len(s.user_ids) for s in sources)
     packs = f"{len(sources)} pack{'s' if len(sources) != 1 else ''}"
     lines.append(f"OK: {packs}, {count} user{'s' if count != 1 else ''}")
-    from accountdesk.cli_output import say
+    from accountdesk.cli.output import say
 
     say(lines)  # the pack's texts were checked; its file name was not

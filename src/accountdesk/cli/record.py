@@ -20,24 +20,27 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from accountdesk.cli.output import missing
+
 if TYPE_CHECKING:
     from typing import TextIO
 
     from pydantic import SecretStr
 
+    from accountdesk.cli.startup import StartUp
     from accountdesk.client import Job
     from accountdesk.contract import JobKind
     from accountdesk.core.record import Recording
     from accountdesk.core.settings import Settings
 
-__all__ = ["add_parser", "run_record"]
+__all__ = ["add_parser", "run"]
 
 
-def add_parser(commands: Any) -> None:
-    """The ``record`` command."""
+def add_parser(commands: Any, help: str) -> None:
+    """The ``record`` command's flags."""
     record = commands.add_parser(
         "record",
-        help="record a user of the service as a scenario pack user (redacted)",
+        help=help,
         description="Read a user's account, balance, identity and transactions (and, with "
         "--with-jobs, start its jobs) and write a scenario pack user that answers the same, "
         "errors included. Redacted unless --no-redact. Serve it with accountdesk sandbox "
@@ -82,13 +85,13 @@ def add_parser(commands: Any) -> None:
 
 
 def _fail(message: str, status: int = 2) -> int:
-    from accountdesk.cli_output import fail
+    from accountdesk.cli.output import fail
 
     fail(message, prefix="accountdesk: record: ")
     return status
 
 
-def run_record(args: argparse.Namespace, *, missing: Any) -> int:
+def run(args: argparse.Namespace, start_up: StartUp) -> int:
     """Record ``args.user`` into ``args.output``; the exit status."""
     try:
         from accountdesk.contract.identifiers import sandbox_user_id_problem
@@ -105,7 +108,7 @@ def run_record(args: argparse.Namespace, *, missing: Any) -> int:
         from accountdesk.core.settings import ConfigError, load_settings
         from accountdesk.core.store import Store
     except ImportError as error:
-        return int(missing(error))
+        return missing(error)
     output: Path = args.output
     if not 0 <= args.job_wait <= 600:
         return _fail("--job-wait is 0 to 600 seconds")
@@ -139,7 +142,7 @@ def run_record(args: argparse.Namespace, *, missing: Any) -> int:
         settings = load_settings(dirs.config_path, flags=flags)
     except ConfigError as error:
         return _fail(str(error))
-    from accountdesk.pack_flags import embedded_packs
+    from accountdesk.cli.packs import embedded_packs
 
     if isinstance(scenarios := embedded_packs(args, live=not settings.sandbox), int):
         return scenarios
@@ -242,7 +245,7 @@ def _report(recording: Recording, user: dict[str, Any], output: Path, *, redacte
     lines += [f"  note: {note}" for note in user["recorded"].get("notes", [])]
     replaces = f" ({user['id']} replaces the shipped user)" if user["id"] in SCENARIO_USERS else ""
     lines.append(f"Serve it: accountdesk sandbox --scenarios {output}{replaces}")
-    from accountdesk.cli_output import say
+    from accountdesk.cli.output import say
 
     say(lines)
     if recording.service != service_host(None):  # the embedded sandbox's jobs end with it
@@ -251,7 +254,7 @@ def _report(recording: Recording, user: dict[str, Any], output: Path, *, redacte
 
 def _print_left(left: list[tuple[JobKind, Job]], stream: TextIO) -> None:
     """The jobs the recording started and left unfinished, and what each holds."""
-    from accountdesk.cli_output import say
+    from accountdesk.cli.output import say
     from accountdesk.core.record import LEFT_JOBS_TITLE, left_job_lines
 
     if left:

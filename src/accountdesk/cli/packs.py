@@ -24,7 +24,7 @@ __all__ = ["add_scenario_flags", "embedded_packs", "fail", "load_packs", "served
 
 def fail(lines: Sequence[str]) -> int:
     """Each line on stderr as ``accountdesk: <line>``, made inert; exit status 2."""
-    from accountdesk.cli_output import fail as inert_fail
+    from accountdesk.cli.output import fail as inert_fail
 
     return inert_fail(lines)
 
@@ -64,7 +64,7 @@ def served_packs(args: argparse.Namespace) -> ScenarioSet | int | None:
     """``accountdesk sandbox``'s packs, each named with its users as the sandbox starts."""
     loaded = load_packs(args.scenarios, only=args.scenarios_only)
     if loaded is not None and not isinstance(loaded, int):
-        from accountdesk.cli_output import say
+        from accountdesk.cli.output import say
 
         own = [source for source in loaded.sources if not source.shipped]
         if own:

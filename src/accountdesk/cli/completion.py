@@ -18,18 +18,20 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["SHELLS", "add_parser", "completion_script", "run_completion"]
+from accountdesk.cli.output import APP_EXTRA, fail
+from accountdesk.cli.startup import StartUp
+
+__all__ = ["SHELLS", "add_parser", "completion_script", "run"]
 
 #: The shells a script is made for (shtab makes each from the same parser).
 SHELLS = ("bash", "zsh", "fish")
-_EXTRA = "pip install 'accountdesk[app]'"
 
 
-def add_parser(commands: Any) -> None:
-    """The ``completion`` command."""
+def add_parser(commands: Any, help: str) -> None:
+    """The ``completion`` command's flags."""
     completion = commands.add_parser(
         "completion",
-        help="print a shell completion script (bash, zsh or fish)",
+        help=help,
         description="Print a completion script for SHELL, generated from this command's "
         "own flags. Install it once, e.g. for bash: accountdesk completion bash > "
         "~/.local/share/bash-completion/completions/accountdesk",
@@ -83,8 +85,8 @@ def _complete_values(parser: argparse.ArgumentParser, command: str = "") -> None
 def completion_script(parser: argparse.ArgumentParser, shell: str) -> str:
     """The completion script of ``parser`` for ``shell`` (ImportError without shtab).
 
-    The parser is handed in (the command's own, ``cli_parser.build_parser()``)
-    rather than imported: the parser module adds this command to itself.
+    The parser is handed in: the command's own, every command's flags built
+    (``build_parser(every=True)``).
     """
     import shtab
 
@@ -93,17 +95,17 @@ def completion_script(parser: argparse.ArgumentParser, shell: str) -> str:
     return str(shtab.complete(parser, shell=shell))
 
 
-def run_completion(parser: argparse.ArgumentParser, shell: str) -> int:
-    """Print the script; exit status 2 (one line naming the extra) without shtab."""
+def run(args: argparse.Namespace, start_up: StartUp) -> int:
+    """Print the script for ``args.shell``; exit status 2 (one line naming the extra) without shtab."""
+    from accountdesk.cli.parser import build_parser
+
     try:
-        script = completion_script(parser, shell)
+        script = completion_script(build_parser(every=True), args.shell)
     except ImportError as error:
-        print(
-            f"accountdesk: completion needs {error.name or 'shtab'}, which the dashboard's "
-            f"extra installs; {_EXTRA}",
-            file=sys.stderr,
+        return fail(
+            f"completion needs {error.name or 'shtab'}, which the dashboard's extra installs; "
+            f"{APP_EXTRA}"
         )
-        return 2
     try:
         print(script, flush=True)
     except BrokenPipeError:

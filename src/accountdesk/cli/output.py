@@ -15,7 +15,10 @@ import sys
 from collections.abc import Iterable
 from typing import TextIO
 
-__all__ = ["fail", "inert", "say"]
+__all__ = ["APP_EXTRA", "fail", "inert", "missing", "say"]
+
+#: What the dashboard needs beyond the client library.
+APP_EXTRA = "pip install 'accountdesk[app]'"
 
 
 def inert(text: str) -> str:
@@ -46,3 +49,8 @@ def fail(lines: str | Iterable[str], *, prefix: str = "accountdesk: ") -> int:
     for line in text.split("\n"):
         print(prefix + inert(line), file=sys.stderr)
     return 2
+
+
+def missing(error: ImportError) -> int:
+    """A package of the dashboard is not installed (the client-only install): what to install."""
+    return fail(f"this needs the dashboard's packages ({error.name}); {APP_EXTRA}")

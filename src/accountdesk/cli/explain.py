@@ -13,9 +13,9 @@ import re
 import shutil
 import sys
 import textwrap
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from accountdesk.cli_output import inert
+from accountdesk.cli.output import inert
 from accountdesk.contract import (
     ENDPOINT_ERRORS,
     ERRORS,
@@ -28,7 +28,12 @@ from accountdesk.contract import (
     known_spec,
 )
 
-__all__ = ["explain", "explain_code", "explain_failure", "list_codes"]
+if TYPE_CHECKING:
+    import argparse
+
+    from accountdesk.cli.startup import StartUp
+
+__all__ = ["add_parser", "explain", "explain_code", "explain_failure", "list_codes", "run"]
 
 #: Widest output, whatever the terminal: long lines are hard to read.
 MAX_WIDTH = 80
@@ -193,3 +198,20 @@ def explain(
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     return 0
+
+
+def add_parser(commands: Any, help: str) -> None:
+    """The ``explain`` command's flags."""
+    explain = commands.add_parser(
+        "explain",
+        help=help,
+        description="Explain an AC- code (or a failure without one, such as timeout): "
+        "the service's message, what it means and what support should do next. "
+        "Without a code, list them all.",
+    )
+    explain.add_argument("code", nargs="?", help="AC-nnn, nnn, or a failure kind")
+
+
+def run(args: argparse.Namespace, start_up: StartUp) -> int:
+    """Explain ``args.code`` (or list every code); the exit status."""
+    return explain(args.code)

@@ -10,21 +10,23 @@ for the rest of the command line (:mod:`accountdesk.cli`, which calls this).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from accountdesk.cli.output import missing
+
 if TYPE_CHECKING:
+    from accountdesk.cli.startup import StartUp
     from accountdesk.core.tours import Tour
 
-__all__ = ["add_parser", "run_demo"]
+__all__ = ["add_parser", "run"]
 
 
-def add_parser(commands: Any) -> None:
-    """The ``demo`` command."""
+def add_parser(commands: Any, help: str) -> None:
+    """The ``demo`` command's flags."""
     demo = commands.add_parser(
         "demo",
-        help="guided tours of the service's flows, on a fresh embedded sandbox",
+        help=help,
         description="Run a guided tour on a fresh embedded sandbox whose clock moves only when "
         "the tour (or the sandbox panel, F4) moves it. Without TOUR, pick one from a list. "
         "Space or Enter: next step; Backspace: the last step again; Esc: leave the tour.",
@@ -38,18 +40,13 @@ def add_parser(commands: Any) -> None:
 
 
 def _fail(message: str | list[str]) -> int:
-    from accountdesk.cli_output import fail
+    from accountdesk.cli.output import fail
 
     return fail(message)
 
 
-def run_demo(
-    args: argparse.Namespace,
-    *,
-    missing: Callable[[ImportError], int],
-    on_first_frame: Callable[[], None],
-) -> int:
-    """Run (or list) the tours ``args`` name; ``missing`` reports the app's packages absent."""
+def run(args: argparse.Namespace, start_up: StartUp) -> int:
+    """Run (or list) the tours ``args`` name; the exit status."""
     try:
         from accountdesk.core.demo import demo_settings
         from accountdesk.core.paths import AppDirs
@@ -107,7 +104,7 @@ def run_demo(
             scenarios=first.scenario_files if first is not None else (),
         )
         app = AccountDeskApp(
-            desk, log_level=args.log_level, on_first_frame=on_first_frame, tour=chosen
+            desk, log_level=args.log_level, on_first_frame=start_up.first_frame, tour=chosen
         )
         app.run()
     return app.return_code or 0
@@ -138,7 +135,7 @@ def _print_list(tours: list[Tour], *, as_json: bool) -> int:
         text = json.dumps(tours_document(tours), indent=2, ensure_ascii=False)
     else:
         text = tour_listing(tours)
-    from accountdesk.cli_output import say
+    from accountdesk.cli.output import say
 
     say(text)  # the reader (head, a pager) may stop early: not a failure
     return 0
