@@ -8,7 +8,7 @@ from pathlib import Path
 from accountdesk.core.tours import load_tour
 from accountdesk.sandbox import load_scenarios
 from accountdesk.sandbox.generated import CATEGORIES
-from accountdesk.sandbox.pack_models import ENDPOINT_NAMES
+from accountdesk.sandbox.packs.models import ENDPOINT_NAMES
 
 DOC = Path(__file__).parents[1] / "docs" / "trainer" / "scenario-packs.md"
 

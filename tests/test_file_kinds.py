@@ -16,7 +16,7 @@ import pytest
 from accountdesk import cli
 from accountdesk.core.tours import TourFileError, load_tour
 from accountdesk.sandbox import load_scenarios
-from accountdesk.sandbox.packs import PackError
+from accountdesk.sandbox.packs.reading import PackError
 
 NOT_REGULAR = "is not a regular file (a device, a pipe or a socket)"
 

@@ -164,7 +164,7 @@ def test_clock_steps_read_as_a_person_says_them(seconds: float, text: str) -> No
 
 
 async def test_a_tours_packs_make_a_fresh_sandbox_and_the_next_tours_none(tmp_path: Path) -> None:
-    from accountdesk.sandbox.packs import shipped_pack_path
+    from accountdesk.sandbox.packs.reading import shipped_pack_path
 
     example = shipped_pack_path("fi-paused-mfa-locks.toml")
     desk = demo_desk(Settings(), _dirs(tmp_path), start=START)

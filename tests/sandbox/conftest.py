@@ -10,8 +10,8 @@ from sandbox_helpers import BASE_URL, GOOD, START
 from starlette.applications import Starlette
 
 from accountdesk.sandbox import FrozenClock, create_app
-from accountdesk.sandbox.embedded import EmbeddedTransport
 from accountdesk.sandbox.engine import SandboxEngine
+from accountdesk.sandbox.wire.embedded import EmbeddedTransport
 
 
 @pytest.fixture

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from accountdesk.sandbox import embedded, records
+from accountdesk.sandbox import records
+from accountdesk.sandbox.wire import embedded
 
 
 class _SpyCondition:

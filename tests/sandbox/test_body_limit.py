@@ -13,7 +13,7 @@ import pytest
 from sandbox_helpers import assert_envelope, bearer
 
 from accountdesk.contract import SANDBOX_CODES
-from accountdesk.sandbox.middleware import MAX_BODY_BYTES
+from accountdesk.sandbox.wire.middleware import MAX_BODY_BYTES
 
 pytestmark = pytest.mark.anyio
 CHUNK = 1024

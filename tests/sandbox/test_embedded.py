@@ -13,7 +13,7 @@ import pytest
 from sandbox_helpers import BASE_URL, START, bearer
 
 from accountdesk.sandbox import FrozenClock, create_app, embedded_transport, records
-from accountdesk.sandbox.embedded import EmbeddedTransport
+from accountdesk.sandbox.wire.embedded import EmbeddedTransport
 
 pytestmark = pytest.mark.anyio
 

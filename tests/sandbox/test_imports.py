@@ -25,7 +25,7 @@ print(",".join(third_party))
         "accountdesk.sandbox.clock",
         "accountdesk.sandbox.scenarios",
         "accountdesk.sandbox.scenario",
-        "accountdesk.sandbox.pack_summary",
+        "accountdesk.sandbox.packs.summary",
         "accountdesk.sandbox.records",
         "accountdesk.sandbox.jobs",
         "accountdesk.sandbox.engine",
@@ -35,10 +35,10 @@ print(",".join(third_party))
         "accountdesk.sandbox.world",
         "accountdesk.sandbox.tokens",
         "accountdesk.sandbox.tenants",
-        "accountdesk.sandbox.middleware",
-        "accountdesk.sandbox.openapi",
-        "accountdesk.sandbox.openapi_schemas",
-        "accountdesk.sandbox.docs_page",
+        "accountdesk.sandbox.wire.middleware",
+        "accountdesk.sandbox.wire.openapi",
+        "accountdesk.sandbox.wire.openapi_schemas",
+        "accountdesk.sandbox.wire.docs_page",
     ],
 )
 def test_domain_modules_import_only_the_standard_library(module: str) -> None:
@@ -72,11 +72,11 @@ def test_the_api_document_is_built_when_first_asked_for_not_with_the_app() -> No
     code = """
 import asyncio, sys, httpx, accountdesk.sandbox as s
 app = s.create_app()
-print("accountdesk.sandbox.openapi" in sys.modules)
+print("accountdesk.sandbox.wire.openapi" in sys.modules)
 async def main():
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as c:
         docs, document = await c.get("/docs"), await c.get("/openapi.json")
-    print("accountdesk.sandbox.openapi" in sys.modules, docs.status_code, document.json()["openapi"])
+    print("accountdesk.sandbox.wire.openapi" in sys.modules, docs.status_code, document.json()["openapi"])
 asyncio.run(main())
 """
     result = subprocess.run(

@@ -18,7 +18,7 @@ from sandbox_helpers import START
 from accountdesk.contract import ERRORS, ErrorFamily
 from accountdesk.sandbox import FrozenClock, load_scenarios
 from accountdesk.sandbox.engine import SandboxEngine, SandboxError
-from accountdesk.sandbox.pack_summary import details
+from accountdesk.sandbox.packs.summary import details
 
 #: Rule 3, endpoint by endpoint, as the engine's operations name them.
 RULE_3 = {

@@ -12,7 +12,7 @@ import pytest
 from sandbox_helpers import START, assert_envelope, bearer
 
 from accountdesk.sandbox import FrozenClock, create_app
-from accountdesk.sandbox.serving import server_options
+from accountdesk.sandbox.wire.serving import server_options
 from loopback_server import serve_app
 
 pytestmark = pytest.mark.anyio

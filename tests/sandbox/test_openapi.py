@@ -19,7 +19,7 @@ from accountdesk.contract import (
     endpoints,
 )
 from accountdesk.sandbox import openapi_document
-from accountdesk.sandbox.openapi import CONTROL_TAG, EXAMPLE_JOB, EXAMPLE_USER, SANDBOX_EXTRAS
+from accountdesk.sandbox.wire.openapi import CONTROL_TAG, EXAMPLE_JOB, EXAMPLE_USER, SANDBOX_EXTRAS
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ import pytest
 from sandbox_helpers import BASE_URL, START, bearer
 
 from accountdesk.sandbox import FrozenClock, create_app, openapi_document
-from accountdesk.sandbox.pack_models import MfaSpec
+from accountdesk.sandbox.packs.models import MfaSpec
 
 
 def _schema(document: dict[str, Any], name: str) -> dict[str, Any]:

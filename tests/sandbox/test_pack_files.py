@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from accountdesk.sandbox import SCENARIO_USERS, load_scenarios
-from accountdesk.sandbox.pack_models import MAX_PACK_BYTES, pack_schema
-from accountdesk.sandbox.packs import PackError, shipped_pack_path
+from accountdesk.sandbox.packs.models import MAX_PACK_BYTES, pack_schema
+from accountdesk.sandbox.packs.reading import PackError, shipped_pack_path
 
 GOOD_USER = """
 [[users]]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from accountdesk.sandbox import load_scenarios
-from accountdesk.sandbox.packs import PackError
+from accountdesk.sandbox.packs.reading import PackError
 
 #: What a hostile pack writes: a screen wipe, a clipboard write, a link, a bidi override.
 HOSTILE = {

@@ -17,7 +17,7 @@ from starlette.applications import Starlette
 
 from accountdesk.contract import ERRORS
 from accountdesk.contract import endpoints as ep
-from accountdesk.sandbox.middleware import routing_path, segment_value
+from accountdesk.sandbox.wire.middleware import routing_path, segment_value
 
 HOSTILE_IDS = [
     "../x",

@@ -21,7 +21,7 @@ import pytest
 from sandbox_helpers import START, bearer
 
 from accountdesk.sandbox import FrozenClock, create_app
-from accountdesk.sandbox.serving import GuardedH11Protocol, server_options
+from accountdesk.sandbox.wire.serving import GuardedH11Protocol, server_options
 from loopback_server import serve_app
 
 pytestmark = [pytest.mark.anyio, pytest.mark.loopback]

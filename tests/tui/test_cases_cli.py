@@ -14,7 +14,7 @@ import pytest
 from accountdesk import cli
 from accountdesk.core.tours import TourFileError, load_tour
 from accountdesk.sandbox import load_scenarios
-from accountdesk.sandbox.packs import shipped_pack_path
+from accountdesk.sandbox.packs.reading import shipped_pack_path
 
 EXAMPLE = shipped_pack_path("fi-paused-mfa-locks.toml")
 

@@ -12,7 +12,7 @@ from textual.widgets import Button, Checkbox, Input
 from tui_helpers import FROZEN_NOW, open_account, settle, sign_in, toasts, widget_text
 
 from accountdesk.sandbox import FrozenClock, create_app, load_scenarios
-from accountdesk.sandbox.packs import parse_pack
+from accountdesk.sandbox.packs.reading import parse_pack
 from accountdesk.tui.commands import desk_commands, system_commands
 from accountdesk.tui.screens.error_log import ErrorLogScreen
 from accountdesk.tui.screens.record_case import RecordCaseDialog

@@ -113,7 +113,7 @@ def run(args: argparse.Namespace, start_up: StartUp) -> int:
 def _pack_problems(tours: list[Tour]) -> list[str]:
     """Every problem of the scenario packs the tours name (each tour's packs read together)."""
     from accountdesk.sandbox import load_scenarios
-    from accountdesk.sandbox.packs import PackError
+    from accountdesk.sandbox.packs.reading import PackError
 
     problems: list[str] = []
     for tour in tours:

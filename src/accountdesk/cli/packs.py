@@ -52,7 +52,7 @@ def load_packs(files: Sequence[Path] | None, *, only: bool = False) -> ScenarioS
     if not files:
         return fail(["--scenarios-only needs --scenarios FILE"]) if only else None
     from accountdesk.sandbox import load_scenarios
-    from accountdesk.sandbox.packs import PackError
+    from accountdesk.sandbox.packs.reading import PackError
 
     try:
         return load_scenarios(files, shipped_users=not only)

@@ -2,7 +2,7 @@
 
 Serves the shipped scenario users (and any ``--scenarios`` packs) with
 uvicorn, bounded against slow, idle and too many clients
-(:mod:`accountdesk.sandbox.serving`); ``--tenants`` gives every
+(:mod:`accountdesk.sandbox.wire.serving`); ``--tenants`` gives every
 ``trainee_<name>`` key a world of its own, with a control token for the
 trainer. ``--openapi`` prints the OpenAPI document instead. A port that is
 busy or a host that does not resolve is one line, exit status 2.

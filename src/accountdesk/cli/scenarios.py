@@ -48,13 +48,13 @@ def add_parser(commands: Any, help: str) -> None:
 def run(args: argparse.Namespace, start_up: StartUp) -> int:
     """``accountdesk scenarios check|schema``."""
     if args.scenarios_command == "schema":
-        from accountdesk.sandbox.pack_models import pack_schema
+        from accountdesk.sandbox.packs.models import pack_schema
 
         print(json.dumps(pack_schema(), indent=2, ensure_ascii=False))
         return 0
     if args.scenarios_command != "check":
         return fail(["scenarios: say check or schema (accountdesk scenarios --help)"])
-    from accountdesk.sandbox.packs import shipped_pack_path
+    from accountdesk.sandbox.packs.reading import shipped_pack_path
 
     files = list(args.files)
     shipped = not files
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace, start_up: StartUp) -> int:
 
 
 def _print_summary(scenarios: ScenarioSet, *, shipped: bool) -> None:
-    from accountdesk.sandbox.pack_summary import details
+    from accountdesk.sandbox.packs.summary import details
 
     lines: list[str] = []
     sources = [s for s in scenarios.sources if shipped or not s.shipped]

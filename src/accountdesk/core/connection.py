@@ -82,7 +82,7 @@ def scenario_pack_problems(text: str, source: str) -> list[str]:
     Here because the sandbox reads packs and this is the core's one door to
     it: the recorder checks what it writes with the sandbox's own reader.
     """
-    from accountdesk.sandbox.packs import PackError, parse_pack
+    from accountdesk.sandbox.packs.reading import PackError, parse_pack
 
     try:
         parse_pack(text, source=source)

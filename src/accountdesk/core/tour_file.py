@@ -4,7 +4,7 @@ A tour is a few kilobytes of TOML; a path may name a folder, a device that
 gives bytes for ever (``/dev/zero``) or a pipe nobody writes to. Each is
 asked for what it is before it is opened, and a file over
 :data:`MAX_TOUR_BYTES` is refused by its size before it is read (the pack
-reader, :func:`accountdesk.sandbox.packs.read_pack`, does the same for
+reader, :func:`accountdesk.sandbox.packs.reading.read_pack`, does the same for
 packs, in the same words).
 """
 

@@ -50,15 +50,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .clock import Clock, FrozenClock, SystemClock
-from .scenarios import CREDENTIALS, SCENARIO_USERS
+from accountdesk.sandbox.clock import Clock, FrozenClock, SystemClock
+from accountdesk.sandbox.scenarios import CREDENTIALS, SCENARIO_USERS
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
-    from .embedded import EmbeddedTransport
-    from .engine import IdSource
-    from .scenarios import ScenarioSet
+    from accountdesk.sandbox.engine import IdSource
+    from accountdesk.sandbox.scenarios import ScenarioSet
+    from accountdesk.sandbox.wire.embedded import EmbeddedTransport
 
 __all__ = [
     "CREDENTIALS",
@@ -118,9 +118,9 @@ def create_app(
     non-loopback host). The engine is ``app.state.engine``, the clock
     ``app.state.clock``.
     """
-    from .api import build_app
-    from .engine import SandboxEngine
-    from .scenarios import ScenarioSet
+    from accountdesk.sandbox.engine import SandboxEngine
+    from accountdesk.sandbox.scenarios import ScenarioSet
+    from accountdesk.sandbox.wire.api import build_app
 
     if scenarios is None or isinstance(scenarios, ScenarioSet):
         scenario_set = scenarios
@@ -156,7 +156,7 @@ def load_scenarios(paths: Sequence[str | Path] = (), *, shipped_users: bool = Tr
     or field) for any pack that cannot be used. Reads pydantic, never the web
     framework.
     """
-    from .packs import load_scenarios as load
+    from accountdesk.sandbox.packs.reading import load_scenarios as load
 
     return load(paths, shipped_users=shipped_users)
 
@@ -170,7 +170,7 @@ def embedded_transport(**create_app_kwargs: Any) -> EmbeddedTransport:
     behaves like ``httpx.ASGITransport`` (see :mod:`.embedded`). Imports the
     web framework and httpx: call it off the UI's loop.
     """
-    from .embedded import EmbeddedTransport
+    from accountdesk.sandbox.wire.embedded import EmbeddedTransport
 
     transport = EmbeddedTransport(create_app(**create_app_kwargs))
     # Starlette's StreamingResponse (the transactions answer) has anyio
@@ -188,7 +188,7 @@ def prepare_transactions(app: Any, user_id: str) -> bool:
     The first piece is built here, the rest in a thread of its own (see
     :class:`~.records.TransactionCache`); False for an unknown user.
     """
-    from .engine import SandboxEngine
+    from accountdesk.sandbox.engine import SandboxEngine
 
     engine = app.state.engine
     assert isinstance(engine, SandboxEngine)
@@ -202,7 +202,7 @@ def prepare_large_transactions(app: Any) -> list[str]:
     rest in a thread), for each user with 10,000 to 250,000 generated rows
     (``engine.BUILT_AHEAD_ROWS``); the ids of those users.
     """
-    from .engine import SandboxEngine
+    from accountdesk.sandbox.engine import SandboxEngine
 
     engine = app.state.engine
     assert isinstance(engine, SandboxEngine)
@@ -216,7 +216,7 @@ def openapi_document() -> dict[str, Any]:
     ``/openapi.json`` (and as a page at ``/docs``). Standard library only:
     the CLI can print it for import into Postman or Posting.
     """
-    from .openapi import openapi_document as build
+    from accountdesk.sandbox.wire.openapi import openapi_document as build
 
     return build()
 
@@ -264,7 +264,7 @@ def served_app(
 
 def welcome_lines(host: str, port: int, *, tenants: bool = False) -> list[str]:
     """What ``serve`` prints first: where it listens, how to sign in, how to connect."""
-    from .tenants import TRAINEE_PREFIX, TRAINEE_SECRET
+    from accountdesk.sandbox.tenants import TRAINEE_PREFIX, TRAINEE_SECRET
 
     shown = f"[{host}]" if ":" in host else host
     if host in {"0.0.0.0", "::", ""}:  # every interface: others use this machine's name
@@ -328,8 +328,7 @@ def serve(
     from uvicorn.config import LOGGING_CONFIG
 
     from accountdesk.contract.sandbox_codes import CONTROL_TOKEN_HEADER
-
-    from .serving import REQUEST_TIMEOUT, server_options
+    from accountdesk.sandbox.wire.serving import REQUEST_TIMEOUT, server_options
 
     if app is None:
         app, control_token = served_app(host, control_token=control_token, **create_app_kwargs)

@@ -23,8 +23,8 @@ from collections.abc import Callable, Iterator
 from itertools import islice
 from types import SimpleNamespace
 
-from . import generated
-from .scenario import GeneratedTransactions, Scenario
+from accountdesk.sandbox import generated
+from accountdesk.sandbox.scenario import GeneratedTransactions, Scenario
 
 try:
     import fcntl

@@ -33,21 +33,20 @@ from collections.abc import Callable
 from typing import Any
 
 from accountdesk.contract import endpoints as ep
-
-from . import records
-from .clock import MAX_DURATION, Clock, OffsetClock, SystemClock, wire_time
-from .errors import SandboxError
-from .scenario import GeneratedTransactions, Scenario
-from .scenarios import (
+from accountdesk.sandbox import records
+from accountdesk.sandbox.clock import MAX_DURATION, Clock, OffsetClock, SystemClock, wire_time
+from accountdesk.sandbox.errors import SandboxError
+from accountdesk.sandbox.scenario import GeneratedTransactions, Scenario
+from accountdesk.sandbox.scenarios import (
     BULK_TRANSACTIONS,
     Credential,
     ScenarioSet,
     shipped_scenarios,
     with_bulk_transactions,
 )
-from .tenants import DEFAULT_MAX_TENANTS, TRAINEE_SECRET, Tenants, trainee_name
-from .tokens import TokenRegistry
-from .world import BODY_TEXT_ENDPOINT, Durations, World
+from accountdesk.sandbox.tenants import DEFAULT_MAX_TENANTS, TRAINEE_SECRET, Tenants, trainee_name
+from accountdesk.sandbox.tokens import TokenRegistry
+from accountdesk.sandbox.world import BODY_TEXT_ENDPOINT, Durations, World
 
 __all__ = [
     "BODY_TEXT_ENDPOINT",

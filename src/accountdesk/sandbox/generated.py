@@ -19,7 +19,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # not imported when it runs: the build process loads this file alone
-    from .scenario import GeneratedTransactions
+    from accountdesk.sandbox.scenario import GeneratedTransactions
 
 __all__ = [
     "CATEGORIES",

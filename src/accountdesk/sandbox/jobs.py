@@ -25,10 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from accountdesk.contract import JobKind, JobStatus, known_spec
-
-from .blocks import MFA_ATTEMPTS, MfaBudget
-from .clock import wire_time
-from .scenario import JobFailure
+from accountdesk.sandbox.blocks import MFA_ATTEMPTS, MfaBudget
+from accountdesk.sandbox.clock import wire_time
+from accountdesk.sandbox.scenario import JobFailure
 
 __all__ = ["ACTIVE_STATUSES", "MFA_ATTEMPTS", "Job", "JobKind", "JobStatus", "MfaSession"]
 

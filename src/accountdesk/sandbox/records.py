@@ -20,10 +20,15 @@ from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
-from .build_process import pieces_built_apart
-from .clock import wire_time
-from .generated import ROWS_PER_PIECE, generated_fields, generated_pieces, transactions_opening
-from .scenario import GeneratedTransactions, Scenario
+from accountdesk.sandbox.build_process import pieces_built_apart
+from accountdesk.sandbox.clock import wire_time
+from accountdesk.sandbox.generated import (
+    ROWS_PER_PIECE,
+    generated_fields,
+    generated_pieces,
+    transactions_opening,
+)
+from accountdesk.sandbox.scenario import GeneratedTransactions, Scenario
 
 __all__ = [
     "TransactionCache",

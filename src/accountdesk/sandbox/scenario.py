@@ -13,12 +13,9 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from accountdesk.contract import JobKind
-
-if TYPE_CHECKING:
-    from .packs import PackSource
 
 __all__ = [
     "AccountData",
@@ -32,6 +29,7 @@ __all__ = [
     "JobFailure",
     "JobPlan",
     "MfaPlan",
+    "PackSource",
     "Scenario",
     "ScenarioSet",
 ]
@@ -216,6 +214,19 @@ class Scenario:
     def transaction_count(self) -> int:
         plan = self.transactions
         return plan.count if isinstance(plan, GeneratedTransactions) else len(plan)
+
+
+@dataclass(frozen=True, slots=True)
+class PackSource:
+    """Where scenario users came from: one pack read, its name in messages, its title, its users."""
+
+    name: str
+    title: str | None
+    user_ids: tuple[str, ...]
+    shipped: bool = False
+    description: str | None = None
+    #: The shipped users this pack's users of the same id replace.
+    replaces: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from typing import overload
 from accountdesk.contract.identifiers import is_sandbox_user_id
 
 # The records, re-exported: the engine and the tests name them from here.
-from .scenario import (
+from accountdesk.sandbox.scenario import (
     AccountData,
     Address,
     BalanceData,
@@ -72,7 +72,7 @@ _SHIPPED: list[ScenarioSet] = []
 def shipped_scenarios() -> ScenarioSet:
     """The shipped default pack: the eight users and the two credentials (read once)."""
     if not _SHIPPED:
-        from .packs import load_scenarios
+        from accountdesk.sandbox.packs.reading import load_scenarios
 
         _SHIPPED.append(load_scenarios(()))
     return _SHIPPED[0]

@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .world import World
+from accountdesk.sandbox.world import World
 
 __all__ = [
     "DEFAULT_MAX_TENANTS",

@@ -14,8 +14,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .scenarios import Credential
-from .world import World
+from accountdesk.sandbox.scenarios import Credential
+from accountdesk.sandbox.world import World
 
 __all__ = ["MAX_TOKENS_PER_KEY", "TokenRecord", "TokenRegistry"]
 

@@ -20,8 +20,8 @@ import datetime as dt
 import heapq
 import itertools
 
-from .blocks import MFA_ATTEMPTS, MfaBudget
-from .jobs import Job, JobKind, JobStatus
+from accountdesk.sandbox.blocks import MFA_ATTEMPTS, MfaBudget
+from accountdesk.sandbox.jobs import Job, JobKind, JobStatus
 
 __all__ = ["EXCLUSIVE_KINDS", "UserState"]
 

@@ -29,13 +29,12 @@ from typing import Any
 
 from accountdesk.contract import MANUAL_USER_CODES, Endpoint
 from accountdesk.contract import endpoints as ep
-
-from . import records
-from .clock import Clock
-from .errors import SandboxError
-from .jobs import Job, JobKind, JobStatus, MfaSession
-from .scenarios import Scenario, is_valid_user_id
-from .users import EXCLUSIVE_KINDS, UserState
+from accountdesk.sandbox import records
+from accountdesk.sandbox.clock import Clock
+from accountdesk.sandbox.errors import SandboxError
+from accountdesk.sandbox.jobs import Job, JobKind, JobStatus, MfaSession
+from accountdesk.sandbox.scenarios import Scenario, is_valid_user_id
+from accountdesk.sandbox.users import EXCLUSIVE_KINDS, UserState
 
 __all__ = ["Durations", "World"]
 

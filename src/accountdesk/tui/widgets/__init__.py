@@ -1,0 +1,1 @@
+"""The dashboard's widgets: the parts screens are composed of, one per module."""

@@ -27,12 +27,11 @@ from accountdesk import __version__
 from accountdesk.contract import codes_of
 from accountdesk.contract import endpoints as ep
 from accountdesk.contract.sandbox_codes import CONTROL_TOKEN_HEADER
-
-from .errors import spec_of
-from .middleware import MAX_BODY_BYTES
-from .openapi_schemas import SCHEMAS, USER_ID
-from .openapi_schemas import ref as _ref
-from .scenarios import SCENARIO_USERS
+from accountdesk.sandbox.errors import spec_of
+from accountdesk.sandbox.scenarios import SCENARIO_USERS
+from accountdesk.sandbox.wire.middleware import MAX_BODY_BYTES
+from accountdesk.sandbox.wire.openapi_schemas import SCHEMAS, USER_ID
+from accountdesk.sandbox.wire.openapi_schemas import ref as _ref
 
 __all__ = ["CONTROL_TAG", "EVERY_OPERATION", "SANDBOX_EXTRAS", "openapi_document"]
 

@@ -40,12 +40,11 @@ from starlette.routing import Route
 from accountdesk.contract import ALL_ENDPOINTS, Endpoint
 from accountdesk.contract import endpoints as ep
 from accountdesk.contract.sandbox_codes import CONTROL_TOKEN_HEADER
-
-from .clock import wire_time
-from .engine import BODY_TEXT_ENDPOINT, SandboxEngine, SandboxError
-from .errors import spec_of
-from .middleware import SandboxGuard, segment_value
-from .scenarios import catalogue
+from accountdesk.sandbox.clock import wire_time
+from accountdesk.sandbox.engine import BODY_TEXT_ENDPOINT, SandboxEngine, SandboxError
+from accountdesk.sandbox.errors import spec_of
+from accountdesk.sandbox.scenarios import catalogue
+from accountdesk.sandbox.wire.middleware import SandboxGuard, segment_value
 
 __all__ = ["CONTROL_TOKEN_HEADER", "build_app"]
 
@@ -225,8 +224,8 @@ def _document_handlers() -> dict[tuple[str, str], Handler]:
 
     @cache
     def rendered() -> tuple[bytes, bytes]:
-        from .docs_page import docs_html
-        from .openapi import openapi_document
+        from accountdesk.sandbox.wire.docs_page import docs_html
+        from accountdesk.sandbox.wire.openapi import openapi_document
 
         document = openapi_document()
         return json.dumps(document, ensure_ascii=False).encode(), docs_html(document).encode()
@@ -235,7 +234,7 @@ def _document_handlers() -> dict[tuple[str, str], Handler]:
         return Response(rendered()[0], media_type="application/json")
 
     async def docs(request: Request) -> Response:
-        from .docs_page import CONTENT_SECURITY_POLICY
+        from accountdesk.sandbox.wire.docs_page import CONTENT_SECURITY_POLICY
 
         headers = {"Content-Security-Policy": CONTENT_SECURITY_POLICY}
         return Response(rendered()[1], media_type="text/html; charset=utf-8", headers=headers)

@@ -20,8 +20,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from .pack_fields import did_you_mean
-from .pack_models import ScenarioPack
+from accountdesk.sandbox.packs.fields import did_you_mean
+from accountdesk.sandbox.packs.models import ScenarioPack
 
 __all__ = ["MAX_SHOWN", "describe_errors", "line_index", "located"]
 

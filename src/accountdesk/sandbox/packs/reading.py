@@ -24,7 +24,7 @@ import stat
 import tomllib
 import zlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from decimal import Decimal
 from importlib import resources
 from pathlib import Path
@@ -34,11 +34,16 @@ from typing import Any
 from pydantic import ValidationError
 
 from accountdesk.contract import JobKind
-
-from .pack_models import EVERY_ENDPOINT, MAX_PACK_BYTES, ScenarioPack, TransactionsSpec, UserSpec
-from .pack_problems import describe_errors, line_index
-from .pack_summary import describe
-from .scenario import (
+from accountdesk.sandbox.packs.models import (
+    EVERY_ENDPOINT,
+    MAX_PACK_BYTES,
+    ScenarioPack,
+    TransactionsSpec,
+    UserSpec,
+)
+from accountdesk.sandbox.packs.problems import describe_errors, line_index
+from accountdesk.sandbox.packs.summary import describe
+from accountdesk.sandbox.scenario import (
     AccountData,
     Address,
     BalanceData,
@@ -49,6 +54,7 @@ from .scenario import (
     JobFailure,
     JobPlan,
     MfaPlan,
+    PackSource,
     Scenario,
     ScenarioSet,
 )
@@ -56,7 +62,6 @@ from .scenario import (
 __all__ = [
     "SHIPPED_PACK",
     "PackError",
-    "PackSource",
     "load_scenarios",
     "parse_pack",
     "read_pack",
@@ -76,19 +81,6 @@ class PackError(ValueError):
     def __init__(self, problems: Sequence[str]) -> None:
         self.problems = list(problems)
         super().__init__("\n".join(self.problems))
-
-
-@dataclass(frozen=True, slots=True)
-class PackSource:
-    """One pack read: its name in messages, its title, its users (in order)."""
-
-    name: str
-    title: str | None
-    user_ids: tuple[str, ...]
-    shipped: bool = False
-    description: str | None = None
-    #: The shipped users this pack's users of the same id replace.
-    replaces: tuple[str, ...] = ()
 
 
 def shipped_pack_path(name: str = _DEFAULT_FILE) -> Path:

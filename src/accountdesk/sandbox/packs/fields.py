@@ -19,8 +19,7 @@ from pydantic import AfterValidator, Field
 
 from accountdesk.contract import CODE_PATTERN
 from accountdesk.contract.sanitise import inert_text
-
-from .clock import LATEST_START, MAX_DURATION
+from accountdesk.sandbox.clock import LATEST_START, MAX_DURATION
 
 __all__ = [
     "MAX_SUMMARY",

@@ -25,11 +25,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from accountdesk.contract import ALL_ENDPOINTS, JobKind, known_spec
 from accountdesk.contract import endpoints as ep
 from accountdesk.contract.identifiers import sandbox_user_id_problem
-
-from .blocks import MAX_MFA_ATTEMPTS, MFA_ATTEMPTS
-from .clock import MAX_DURATION, MAX_OFFSET
-from .generated import CATEGORIES
-from .pack_fields import (
+from accountdesk.sandbox.blocks import MAX_MFA_ATTEMPTS, MFA_ATTEMPTS
+from accountdesk.sandbox.clock import MAX_DURATION, MAX_OFFSET
+from accountdesk.sandbox.generated import CATEGORIES
+from accountdesk.sandbox.packs.fields import (
     MAX_TEXT,
     Currency,
     Paragraph,

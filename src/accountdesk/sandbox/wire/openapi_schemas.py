@@ -11,9 +11,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from accountdesk.contract import JobKind, JobStatus
-
-from .blocks import MAX_MFA_ATTEMPTS, MFA_ATTEMPTS
-from .clock import MAX_STEP
+from accountdesk.sandbox.blocks import MAX_MFA_ATTEMPTS, MFA_ATTEMPTS
+from accountdesk.sandbox.clock import MAX_STEP
 
 __all__ = ["SCHEMAS", "USER_ID", "ref"]
 

@@ -9,8 +9,7 @@ Standard library only.
 from __future__ import annotations
 
 from accountdesk.contract import ALL_ENDPOINTS, MANUAL_USER_CODES, JobKind, known_spec
-
-from .scenario import ForcedAnswer, GeneratedTransactions, Scenario
+from accountdesk.sandbox.scenario import ForcedAnswer, GeneratedTransactions, Scenario
 
 __all__ = ["answer_words", "describe", "details"]
 
