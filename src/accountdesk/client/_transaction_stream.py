@@ -32,9 +32,6 @@ from .errors import MalformedResponseError, StreamInterruptedError
 
 __all__ = ["stream_columns"]
 
-#: Bytes buffered at which a cut is checked in a worker thread, not on the loop.
-THREAD_BYTES = 256 * 1024
-
 
 async def stream_columns(
     session: Session, path: str, registry: SecretRegistry
@@ -79,18 +76,19 @@ async def stream_columns(
                 failure = ("network", f"the answer stopped ({type(exc).__name__}: {text})")
             if failure is not None:
                 # Every whole row that arrived is handed out; the error says where it stopped.
-                for batch in stream.feed(b"", force=True):
+                for batch in await asyncio.to_thread(stream.feed, b"", force=True):
                     yield batch
                 raise stopped(*failure)
             if stream.received + len(chunk) > limit:  # the batches before were handed out
                 raise too_large(response.status_code, limit, lambda: (method, path))
-            if stream.buffered + len(chunk) >= THREAD_BYTES:
-                batches = await asyncio.to_thread(stream.feed, chunk)
-            else:
-                batches = stream.feed(chunk)
-            for batch in batches:
+            if stream.buffered + len(chunk) < stream.wants:
+                stream.keep(chunk)  # nothing to parse yet: kept on the loop
+                continue
+            # Every parse in a worker thread: a hostile body can make any one
+            # of them slow, and the loop draws the UI.
+            for batch in await asyncio.to_thread(stream.feed, chunk):
                 yield batch
-        for batch in stream.finish():
+        for batch in await asyncio.to_thread(stream.finish):
             yield batch
     except BrokenBodyError as exc:
         for batch in exc.batches:
