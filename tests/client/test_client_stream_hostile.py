@@ -11,7 +11,7 @@ from client_fakes import make_client
 from test_client_columns import _body, _row
 from test_client_stream import _chunked, _collect, _joined, _service
 
-from accountdesk.client import TransactionColumns
+from accountdesk.client import MalformedResponseError, TransactionColumns
 from accountdesk.client._column_stream import ColumnStream
 
 pytestmark = pytest.mark.anyio
@@ -28,6 +28,9 @@ def _junk_first(lists: int) -> bytes:
 def test_an_unknown_top_level_value_is_stepped_over_not_built() -> None:
     body = _junk_first(300_000)  # 0.9 MB; built, ~20 MB of lists
     chunks = _chunked(body, 65536)
+    stream = ColumnStream()
+    stream.feed(b'{"transactions": [' + _ROW + b"]}")
+    stream.finish()  # the decoder's imports (NumPy), not counted
     stream = ColumnStream()
     tracemalloc.start()
     try:
@@ -65,3 +68,50 @@ async def test_nothing_is_parsed_on_the_event_loop(
         await _collect(client, batches)
     assert _joined(batches)["transaction_ids"]
     assert parsed_on and loop_thread not in parsed_on
+
+
+_DEEP = "[" * 5000 + "]" * 5000
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "problem"),
+    [
+        ("transaction_id", "5", "transactions.50.transaction_id: not a string"),
+        ("transaction_id", '"t\\u001b[2J"', "transactions.50.transaction_id: identifier holds"),
+        ("amount", "1e400", "transactions.50.amount: amount out of range"),
+        ("amount", "NaN", "transactions.50: NaN is not a number JSON allows"),
+        ("pending", '"maybe"', "transactions.50.pending: not true or false"),
+        ("extra", _DEEP, "transactions.50: JSON nested too deeply"),
+        (None, '"not a row"', "transactions.50: not an object"),
+    ],
+    ids=["type", "id", "1e400", "NaN", "lax", "deep", "row"],
+)
+@pytest.mark.parametrize("size", [4096, 1 << 20])
+async def test_a_bad_row_keeps_every_row_before_it_whatever_is_wrong(
+    field: str | None, value: str, problem: str, size: int
+) -> None:
+    rows = [json.dumps(_row(n)) for n in range(100)]
+    if field is None:
+        rows[50] = value
+    else:
+        rows[50] = json.dumps(_row(50, **{field: "PLACE"})).replace('"PLACE"', value)
+    content = ('{"transactions": [' + ", ".join(rows) + "]}").encode()
+    batches: list[TransactionColumns] = []
+    async with make_client(_service(_chunked(content, size))) as client:
+        with pytest.raises(MalformedResponseError) as caught:
+            await _collect(client, batches)
+    assert _joined(batches)["transaction_ids"] == [f"txn_{n:06d}" for n in range(50)]
+    assert f"transactions.{problem}" in str(caught.value)
+    assert "the 50 rows before it are kept" in str(caught.value)
+
+
+async def test_a_row_msgspec_refuses_but_json_reads_is_read_as_the_whole_read_reads_it() -> None:
+    # A lone surrogate escape: msgspec refuses it, json (and so the whole read) takes it.
+    rows = [json.dumps(_row(n)) for n in range(3)]
+    rows[1] = rows[1].replace('"Coffee"', '"Caf\\ud800"')
+    content = ('{"transactions": [' + ", ".join(rows) + "]}").encode()
+    batches: list[TransactionColumns] = []
+    async with make_client(_service([content])) as client:
+        await _collect(client, batches)
+    assert _joined(batches)["transaction_ids"] == ["txn_000000", "txn_000001", "txn_000002"]
+    assert _joined(batches)["descriptions"][1].startswith("Caf")

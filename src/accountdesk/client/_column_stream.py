@@ -24,20 +24,15 @@ import json
 from decimal import Decimal
 from typing import Any
 
-import msgspec
-
 from ._columns import (
     ColumnsError,
     TransactionColumns,
-    _fill_checked,
-    _fill_from_rows,
     _optional_id,
     _optional_text,
     _refuse_constant,
 )
-from ._gc import gc_paused
 from ._json_values import ValueProblem, value_end
-from ._wire_rows import RAW_ROWS, ROWS, decode_typed
+from ._row_batch import BadRowError, BatchSyntaxError, parse_row_batch
 
 __all__ = ["BatchSyntaxError", "BrokenBodyError", "ColumnStream", "parse_row_batch"]
 
@@ -61,43 +56,12 @@ _SPACES = frozenset(_WHITESPACE)
 _JSON = json.JSONDecoder(parse_float=Decimal, parse_constant=_refuse_constant)
 
 
-class BatchSyntaxError(ValueError):
-    """The bytes of a batch are not a JSON array: cut in the wrong place, or a broken body."""
-
-
 class BrokenBodyError(ColumnsError):
     """A :class:`ColumnsError` with the batches cut before it (``batches``: keep them)."""
 
     def __init__(self, error: ColumnsError, batches: list[TransactionColumns]) -> None:
-        super().__init__(error.where, error.problem)
+        super().__init__(error.where, error.problem, row=error.row)
         self.batches = batches
-
-
-def parse_row_batch(content: bytes, offset: int) -> TransactionColumns:
-    """The columns of ``content``, a JSON array of the rows ``offset`` onwards of the list.
-
-    The same two paths and rules as a whole body (:mod:`._columns`), rows
-    named by their place in the whole list. :class:`BatchSyntaxError` when
-    ``content`` is not a JSON array; :class:`ColumnsError` for a bad row.
-    """
-    columns = TransactionColumns(user_id=None, currency=None)
-    with gc_paused():
-        try:
-            rows = decode_typed(content, ROWS, RAW_ROWS)
-        except msgspec.DecodeError:
-            raise BatchSyntaxError("not JSON") from None
-        if rows is not None and _fill_from_rows(columns, rows, offset):
-            return columns
-        try:
-            body = json.loads(content, parse_float=Decimal, parse_constant=_refuse_constant)
-        except ColumnsError as exc:
-            raise ColumnsError(f"transactions.{offset}", exc.problem) from None
-        except (ValueError, RecursionError):
-            raise BatchSyntaxError("not JSON") from None
-        if not isinstance(body, list):
-            raise BatchSyntaxError("not a JSON array")
-        _fill_checked(columns, body, offset)
-    return columns
 
 
 class ColumnStream:
@@ -202,7 +166,13 @@ class ColumnStream:
                     del buffer[:1]
                     self._state = "after_value"
                     continue
-                batch = self._cut(final=final, force=force)
+                try:
+                    batch = self._cut(final=final, force=force)
+                except BadRowError as exc:
+                    if len(exc.before):  # every row before the bad one is handed out
+                        self.rows += len(exc.before)
+                        batches.append(self._batch(exc.before))
+                    raise ColumnsError(exc.where, exc.problem, row=exc.row) from None
                 if batch is None:
                     return
                 batches.append(batch)
@@ -346,7 +316,10 @@ class ColumnStream:
             self.currency = _optional_text(value, "currency")
 
     def _cut(self, *, final: bool, force: bool) -> TransactionColumns | None:
-        """The rows before the last ``}`` that makes a JSON array, or None to wait."""
+        """The rows before the last ``}`` that makes a JSON array, or None to wait.
+
+        :class:`BadRowError` (with the rows before it) for a bad row.
+        """
         buffer = self._buffer
         if not force and len(buffer) < self._want:
             return None
@@ -359,48 +332,49 @@ class ColumnStream:
             except BatchSyntaxError:
                 end = buffer.rfind(b"}", 0, end)
                 continue
-            del buffer[: end + 1]
-            self._want = self._batch_bytes
-            self.rows += len(columns)
-            return self._batch(columns)
-        if final:
-            return self._whole_rows()
-        self._want = max(self._want, 2 * len(buffer))
-        return None
+            return self._took(columns, end + 1)
+        return self._whole_rows(final=final)
 
-    def _whole_rows(self) -> TransactionColumns:
-        """The rows before the first that is not JSON (slow: only for a broken body).
+    def _whole_rows(self, *, final: bool) -> TransactionColumns | None:
+        """The whole rows held, found one by one (slow: only when no cut at a ``}`` was JSON).
 
-        Raises ColumnsError naming that row once no whole row is left.
+        None to wait for more bytes; :class:`BadRowError` at the first row
+        that is not JSON, with the rows before it.
         """
-        text = self._buffer.decode("utf-8", "surrogateescape")
-        position = good_end = 0
-        problem = "not JSON"
+        buffer = self._buffer
+        position = good_end = count = 0
+        problem: str | None = None
         while True:
             try:
-                _, position = _JSON.raw_decode(text, position)
-            except ColumnsError as exc:  # NaN, Infinity
+                end = value_end(buffer, position, final=final)
+            except ValueProblem as exc:
                 problem = exc.problem
                 break
-            except json.JSONDecodeError as exc:
-                if exc.pos >= len(text.rstrip()):
-                    problem = "the body ends early"
+            if end is None:
                 break
-            except (ValueError, RecursionError):
+            good_end, count = end, count + 1
+            position = end + 1  # past the comma (anything else ends the rows here)
+            after = bytes(buffer[end : end + 1])
+            if after != b",":
+                if after not in (b"]", b""):
+                    problem = "not JSON"
                 break
-            good_end = position
-            while text[position : position + 1].isspace():
-                position += 1
-            if text[position : position + 1] != ",":
-                break
-            position += 1
-            while text[position : position + 1].isspace():
-                position += 1
+        columns = TransactionColumns(user_id=None, currency=None)
+        if good_end:
+            columns = parse_row_batch(b"[" + buffer[:good_end] + b"]", self.rows, checked=True)
+        if problem is not None:
+            where = self.rows + count
+            error = ColumnsError(f"transactions.{where}", problem, row=where)
+            raise BadRowError(error, columns)
         if not good_end:
-            raise ColumnsError(f"transactions.{self.rows}", problem)
-        good = text[:good_end].encode("utf-8", "surrogateescape")
-        columns = parse_row_batch(b"[" + good + b"]", self.rows)
-        del self._buffer[: len(good)]
+            self._want = max(self._want, 2 * len(buffer))
+            return None
+        return self._took(columns, good_end)
+
+    def _took(self, columns: TransactionColumns, used: int) -> TransactionColumns:
+        """``columns``, cut from the buffer's first ``used`` bytes, handed out."""
+        del self._buffer[:used]
+        self._want = self._batch_bytes
         self.rows += len(columns)
         return self._batch(columns)
 

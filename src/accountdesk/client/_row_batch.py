@@ -1,0 +1,75 @@
+"""A batch of rows cut from a streamed transactions body, decoded with the whole read's rules.
+
+:class:`~._column_stream.ColumnStream` cuts the ``transactions`` array where
+the bytes before a ``}`` make a JSON array, and :func:`parse_row_batch`
+decodes those rows by the same two paths as a whole body (:mod:`._columns`:
+msgspec's typed decode, else ``json`` and the row-by-row checks), rows named
+by their place in the whole list. A cut in the wrong place is
+:class:`BatchSyntaxError` (the stream tries an earlier ``}``); a bad row is
+:class:`BadRowError`, which carries the rows before it.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+import msgspec
+
+from ._checked_rows import fill_checked
+from ._columns import ColumnsError, TransactionColumns, _fill_from_rows, _refuse_constant
+from ._gc import gc_paused
+from ._wire_rows import RAW_ROWS, ROWS, decode_typed
+
+__all__ = ["BadRowError", "BatchSyntaxError", "parse_row_batch"]
+
+
+class BatchSyntaxError(ValueError):
+    """The bytes of a batch are not a JSON array: cut in the wrong place, or a broken body."""
+
+
+class BadRowError(ColumnsError):
+    """A bad row in a batch; ``before``: the batch's rows before it, checked (hand them out)."""
+
+    def __init__(self, error: ColumnsError, before: TransactionColumns) -> None:
+        super().__init__(error.where, error.problem, row=error.row)
+        self.before = before
+
+
+def parse_row_batch(content: bytes, offset: int, *, checked: bool = False) -> TransactionColumns:
+    """The columns of ``content``, a JSON array of the rows ``offset`` onwards of the list.
+
+    The same two paths and rules as a whole body (:mod:`._columns`), rows
+    named by their place in the whole list. :class:`BatchSyntaxError` when
+    ``content`` is not a JSON array (``checked``: it is, as ``json`` reads
+    it, even where msgspec refuses it); :class:`BadRowError` for a bad row,
+    with the rows before it.
+    """
+    columns = TransactionColumns(user_id=None, currency=None)
+    with gc_paused():
+        try:
+            rows = decode_typed(content, ROWS, RAW_ROWS)
+        except msgspec.DecodeError:
+            if not checked:
+                raise BatchSyntaxError("not JSON") from None
+            rows = None  # (a lone surrogate escape: json reads it, as the whole read does)
+        if rows is not None:
+            try:
+                if _fill_from_rows(columns, rows, offset):
+                    return columns
+            except ColumnsError:
+                pass  # the row-by-row path names it and keeps the rows before it
+            columns = TransactionColumns(user_id=None, currency=None)
+        try:
+            body = json.loads(content, parse_float=Decimal, parse_constant=_refuse_constant)
+        except ColumnsError as exc:
+            raise ColumnsError(f"transactions.{offset}", exc.problem) from None
+        except (ValueError, RecursionError):
+            raise BatchSyntaxError("not JSON") from None
+        if not isinstance(body, list):
+            raise BatchSyntaxError("not a JSON array")
+        try:
+            fill_checked(columns, body, offset)
+        except ColumnsError as exc:
+            raise BadRowError(exc, columns) from None
+    return columns
