@@ -11,7 +11,7 @@ from client_fakes import make_client
 from test_client_columns import _body, _row
 from test_client_stream import _chunked, _collect, _joined, _service
 
-from accountdesk.client import MalformedResponseError, TransactionColumns
+from accountdesk.client import MalformedResponseError, ResponseTooLargeError, TransactionColumns
 from accountdesk.client._column_stream import ColumnStream
 
 pytestmark = pytest.mark.anyio
@@ -115,3 +115,22 @@ async def test_a_row_msgspec_refuses_but_json_reads_is_read_as_the_whole_read_re
         await _collect(client, batches)
     assert _joined(batches)["transaction_ids"] == ["txn_000000", "txn_000001", "txn_000002"]
     assert _joined(batches)["descriptions"][1].startswith("Caf")
+
+
+async def test_the_size_cap_keeps_the_rows_that_arrived_and_says_so() -> None:
+    content = json.dumps(_body(*(_row(n) for n in range(500)))).encode()
+    batches: list[TransactionColumns] = []
+    async with make_client(_service(_chunked(content, 4096)), max_response_bytes=20_000) as client:
+        with pytest.raises(ResponseTooLargeError) as caught:
+            await _collect(client, batches)
+    kept = _joined(batches)["transaction_ids"]
+    # Every whole row within the cap, as a dropped answer hands out.
+    assert kept == [f"txn_{n:06d}" for n in range(len(kept))]
+    assert (
+        20_000 - 2 * len(json.dumps(_row(0)))
+        < len(json.dumps(_body(*(_row(n) for n in range(len(kept))))))
+        <= 20_000
+    )
+    assert caught.value.rows == len(kept) and 16_000 <= caught.value.received <= 20_000
+    assert f"after {len(kept):,} rows ({caught.value.received:,} bytes)" in str(caught.value)
+    assert "the rows before are kept" in str(caught.value)

@@ -10,8 +10,8 @@ are read the same way (token renewal, retries before the body starts), the
 body is refused past ``max_response_bytes`` and must arrive within the
 call's deadline; a bad row raises :class:`MalformedResponseError` naming it.
 What differs is what an interruption leaves: every batch before it was
-handed out and is good, and :class:`StreamInterruptedError` says after how
-many rows it stopped.
+handed out and is good, and :class:`StreamInterruptedError` (or, at the
+size cap, :class:`StreamTooLargeError`) says after how many rows it stopped.
 """
 
 from __future__ import annotations
@@ -27,7 +27,13 @@ from ._redact import SecretRegistry, excerpt, redact
 from ._responses import raise_for_error
 from ._sanitise import service_text
 from ._session import Session
-from ._wire import OpenAnswer, too_large, too_large_declared
+from ._wire import (
+    OpenAnswer,
+    StreamTooLargeError,
+    too_large,
+    too_large_declared,
+    too_large_problem,
+)
 from .errors import MalformedResponseError, StreamInterruptedError
 
 __all__ = ["stream_columns"]
@@ -79,8 +85,19 @@ async def stream_columns(
                 for batch in await asyncio.to_thread(stream.feed, b"", force=True):
                     yield batch
                 raise stopped(*failure)
-            if stream.received + len(chunk) > limit:  # the batches before were handed out
-                raise too_large(response.status_code, limit, lambda: (method, path))
+            if stream.received + len(chunk) > limit:
+                # As for a drop: every whole row within the cap is handed out.
+                within = chunk[: limit - stream.received]
+                for batch in await asyncio.to_thread(stream.feed, within, force=True):
+                    yield batch
+                raise StreamTooLargeError(
+                    response.status_code,
+                    too_large_problem(limit),
+                    rows=stream.rows,
+                    received=stream.received,
+                    method=method,
+                    path=path,
+                )
             if stream.buffered + len(chunk) < stream.wants:
                 stream.keep(chunk)  # nothing to parse yet: kept on the loop
                 continue
