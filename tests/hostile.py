@@ -29,6 +29,8 @@ Modes (see :data:`MODES`); an instance's mode applies to every path but
   chunked, without ``Content-Length``.
 - ``"hostile_retry_after"``: refresh answers 429 ``AC-108`` and every other
   call 503, each with a ``Retry-After`` of ``1e999``, a huge number or junk.
+- ``"error_200"``: HTTP 200 with the error envelope of ``AC-104`` (the bank
+  cannot be reached); ``"empty_200"``: HTTP 200 with ``{}``.
 
 The server runs its own event loop in a thread, so sync tests, async tests
 and a Textual app under test can all use it. ``requests`` records
@@ -47,7 +49,7 @@ import zlib
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["ESCAPES", "MODES", "HostileServer"]
+__all__ = ["BANK_DOWN", "ESCAPES", "MODES", "HostileServer"]
 
 MODES = frozenset(
     {
@@ -60,6 +62,8 @@ MODES = frozenset(
         "gzip_bomb",
         "oversized",
         "hostile_retry_after",
+        "error_200",
+        "empty_200",
     }
 )
 
@@ -72,6 +76,7 @@ ESCAPES = (
     "\u202eevil"  # right-to-left override
 )
 LONG_JOB_ID = "j" * 5000
+BANK_DOWN = "We are having issues connecting to your bank."
 TOKEN_PREFIX = "hostile-token-0123456789-"
 _NOW = "2026-03-02T12:00:00.000+00:00"
 
@@ -237,6 +242,10 @@ class HostileServer:
             return 200, {"access_token": token, "token_type": "Bearer", "expires_in": 3600}
         if mode == "escape_error":
             return 400, _envelope("AC-204", f"No account information {ESCAPES} available")
+        if mode == "error_200":
+            return 200, _envelope("AC-104", BANK_DOWN)
+        if mode == "empty_200":
+            return 200, {}
         if parts[0] == "_sandbox":
             if mode == "escapes" and parts[1:] == ["scenarios"]:
                 users = [{"user_id": "user_good", "summary": f"good {ESCAPES}"}]

@@ -32,9 +32,16 @@ from ._columns import (
     _refuse_constant,
 )
 from ._json_values import ValueProblem, value_end
-from ._row_batch import BadRowError, BatchSyntaxError, parse_row_batch
+from ._responses import envelope_parts
+from ._row_batch import BadRowError, BatchSyntaxError, parse_row_batch, whole_rows
 
-__all__ = ["BatchSyntaxError", "BrokenBodyError", "ColumnStream", "parse_row_batch"]
+__all__ = [
+    "BatchSyntaxError",
+    "BrokenBodyError",
+    "ColumnStream",
+    "ErrorEnvelope",
+    "parse_row_batch",
+]
 
 #: Bytes of rows gathered before the first cut: a screenful arrives in the first chunk.
 FIRST_BATCH_BYTES = 16 * 1024
@@ -50,6 +57,9 @@ _NEEDED = frozenset({"user_id", "currency"})
 #: Bytes of a list or object stepped over per look: each look holds the GIL
 #: (msgspec's scan), so a 63 MB one is read in pieces, not in one go.
 SKIP_BYTES = 256 * 1024
+#: The largest ``error`` member looked at as an error envelope (it is stepped
+#: over like any other; one this small is decoded once it has closed).
+ENVELOPE_BYTES = 64 * 1024
 _CLOSERS = {ord("["): b"]", ord("{"): b"}"}
 _WHITESPACE = b" \t\n\r"
 _SPACES = frozenset(_WHITESPACE)
@@ -57,11 +67,23 @@ _JSON = json.JSONDecoder(parse_float=Decimal, parse_constant=_refuse_constant)
 
 
 class BrokenBodyError(ColumnsError):
-    """A :class:`ColumnsError` with the batches cut before it (``batches``: keep them)."""
+    """A :class:`ColumnsError` with the batches cut before it (``batches``: keep them).
+
+    ``error`` is the one raised (an :class:`ErrorEnvelope`, for one).
+    """
 
     def __init__(self, error: ColumnsError, batches: list[TransactionColumns]) -> None:
         super().__init__(error.where, error.problem, row=error.row)
+        self.error = error
         self.batches = batches
+
+
+class ErrorEnvelope(ColumnsError):
+    """The body's ``error`` member is the service's error envelope: the answer is that error."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__("error", f"the service's error envelope ({code})")
+        self.envelope = (code, message)
 
 
 class ColumnStream:
@@ -73,8 +95,14 @@ class ColumnStream:
     """
 
     def __init__(
-        self, *, first_batch_bytes: int | None = None, batch_bytes: int | None = None
+        self,
+        *,
+        first_batch_bytes: int | None = None,
+        batch_bytes: int | None = None,
+        rows: bool = True,
     ) -> None:
+        """``rows=False``: the rows are stepped over, not read (a whole read's check of the body)."""
+        self._reads_rows = rows
         self.user_id: str | None = None
         self.currency: str | None = None
         #: Rows handed out so far.
@@ -89,8 +117,6 @@ class ColumnStream:
         self._key = ""
         self._seen_rows = False
         self._told: tuple[str | None, str | None] = (None, None)
-        #: The opening bracket of the list or object being stepped over.
-        self._opener = b"["
 
     @property
     def complete(self) -> bool:
@@ -143,6 +169,8 @@ class ColumnStream:
             if self._state != "end":
                 where = f"transactions.{self.rows}" if self._state.startswith("rows") else "body"
                 raise ColumnsError(where, "the body ends early")
+            if not self._seen_rows:  # an answer without its list is not an empty list
+                raise ColumnsError("transactions", "missing")
         except ColumnsError as exc:
             raise BrokenBodyError(exc, batches) from None
         if (self.user_id, self.currency) != self._told:  # they came after the rows
@@ -194,7 +222,9 @@ class ColumnStream:
     def _punctuation(self, state: str, byte: int) -> None:
         char = chr(byte)
         expected = {
-            "colon": {":": "rows_open" if self._key == "transactions" else "value"},
+            "colon": {
+                ":": "rows_open" if self._key == "transactions" and self._reads_rows else "value"
+            },
             "rows_open": {"[": "rows_first"},
             "rows_after": {",": "rows", "]": "after_value"},
             "after_value": {",": "key", "}": "end"},
@@ -223,10 +253,10 @@ class ColumnStream:
             return True
         if state != "value" and buffer[:1] != b'"':
             raise ColumnsError("body", "not JSON (a key that is not a string)")
+        if state == "value" and self._key == "transactions" and buffer[:1] != b"[":
+            raise ColumnsError("transactions", "not a list")
         if state == "value" and self._key not in _NEEDED and buffer[0] in _CLOSERS:
             # A list or object nobody needs: stepped over in pieces (_skip).
-            self._opener = bytes(buffer[:1])
-            del buffer[:1]
             self._state, self._value_want = "skip", SKIP_BYTES
             return True
         end = self._value_end(final=final)
@@ -252,36 +282,50 @@ class ColumnStream:
     def _skip(self, *, final: bool) -> bool:
         """Step over the list or object being skipped, or over its members so far.
 
-        The buffer holds what follows its opening bracket. Where it closes,
-        it is gone; otherwise the members before the last comma that makes
-        them a whole list (or object) are dropped: memory and each look stay
-        bounded however long it is. False to wait for more bytes.
+        The buffer holds it from its opening bracket. Where it closes, it is
+        gone (an ``error`` member small enough is looked at first: the
+        service's error envelope makes the answer an error); otherwise the
+        members before the last comma that makes them a whole list (or
+        object) are dropped: memory and each look stay bounded however long
+        it is. False to wait for more bytes.
         """
-        buffer, opener = self._buffer, self._opener
+        buffer = self._buffer
         if not final and len(buffer) < self._value_want:
             return False
         try:
-            end = value_end(opener + buffer, final=final)
+            end = value_end(buffer, final=final)
         except ValueProblem as exc:
             raise ColumnsError("body", exc.problem) from None
         if end is not None:
-            del buffer[: end - 1]
+            if self._key == "error" and end <= ENVELOPE_BYTES:
+                self._envelope(bytes(buffer[:end]))
+            del buffer[:end]
             self._state, self._value_want = "after_value", 0
             return True
-        closer = _CLOSERS[opener[0]]
+        closer = _CLOSERS[buffer[0]]
         cut = buffer.rfind(b",")
         for _ in range(_CUT_TRIES):
-            if cut < 0:
+            if cut < 1:
                 break
-            members = opener + buffer[:cut] + closer
+            members = buffer[:cut] + closer
             with contextlib.suppress(ValueProblem):
                 if value_end(members, final=True) == len(members):
-                    del buffer[: cut + 1]
+                    del buffer[1 : cut + 1]  # (the opening bracket stays)
                     self._value_want = SKIP_BYTES
                     return True
             cut = buffer.rfind(b",", 0, cut)
         self._value_want = 2 * len(buffer)  # one member this long: wait for all of it
         return False
+
+    def _envelope(self, member: bytes) -> None:
+        """ErrorEnvelope if ``member`` (the ``error`` member) is the service's error envelope."""
+        try:
+            value = json.loads(member.decode("utf-8"))
+        except (ValueError, RecursionError):
+            return
+        parts = envelope_parts({"error": value})
+        if isinstance(parts, tuple):
+            raise ErrorEnvelope(*parts)
 
     def _value_end(self, *, final: bool) -> int | None:
         """Where the value at the start of the buffer ends, or None to wait for more bytes."""
@@ -342,23 +386,7 @@ class ColumnStream:
         that is not JSON, with the rows before it.
         """
         buffer = self._buffer
-        position = good_end = count = 0
-        problem: str | None = None
-        while True:
-            try:
-                end = value_end(buffer, position, final=final)
-            except ValueProblem as exc:
-                problem = exc.problem
-                break
-            if end is None:
-                break
-            good_end, count = end, count + 1
-            position = end + 1  # past the comma (anything else ends the rows here)
-            after = bytes(buffer[end : end + 1])
-            if after != b",":
-                if after not in (b"]", b""):
-                    problem = "not JSON"
-                break
+        good_end, count, problem = whole_rows(buffer, final=final)
         columns = TransactionColumns(user_id=None, currency=None)
         if good_end:
             columns = parse_row_batch(b"[" + buffer[:good_end] + b"]", self.rows, checked=True)

@@ -5,7 +5,8 @@ the bytes before a ``}`` make a JSON array, and :func:`parse_row_batch`
 decodes those rows by the same two paths as a whole body (:mod:`._columns`:
 msgspec's typed decode, else ``json`` and the row-by-row checks), rows named
 by their place in the whole list. A cut in the wrong place is
-:class:`BatchSyntaxError` (the stream tries an earlier ``}``); a bad row is
+:class:`BatchSyntaxError` (the stream tries an earlier ``}``, then finds
+the whole rows one by one: :func:`whole_rows`); a bad row is
 :class:`BadRowError`, which carries the rows before it.
 """
 
@@ -19,9 +20,10 @@ import msgspec
 from ._checked_rows import fill_checked
 from ._columns import ColumnsError, TransactionColumns, _fill_from_rows, _refuse_constant
 from ._gc import gc_paused
+from ._json_values import ValueProblem, value_end
 from ._wire_rows import RAW_ROWS, ROWS, decode_typed
 
-__all__ = ["BadRowError", "BatchSyntaxError", "parse_row_batch"]
+__all__ = ["BadRowError", "BatchSyntaxError", "parse_row_batch", "whole_rows"]
 
 
 class BatchSyntaxError(ValueError):
@@ -73,3 +75,26 @@ def parse_row_batch(content: bytes, offset: int, *, checked: bool = False) -> Tr
         except ColumnsError as exc:
             raise BadRowError(exc, columns) from None
     return columns
+
+
+def whole_rows(rows: bytearray, *, final: bool) -> tuple[int, int, str | None]:
+    """``(end, count, problem)``: the bytes and number of whole rows at the start of ``rows``.
+
+    ``rows`` holds rows and their commas (``{...}, {...}, {...``); each is
+    checked as JSON without being built (:func:`~._json_values.value_end`).
+    ``problem`` says why the row after them is not JSON (None: it is not all
+    there yet, or the list ends).
+    """
+    position = end = count = 0
+    while True:
+        try:
+            row_end = value_end(rows, position, final=final)
+        except ValueProblem as exc:
+            return end, count, exc.problem
+        if row_end is None:
+            return end, count, None
+        end, count = row_end, count + 1
+        position = end + 1  # past the comma (anything else ends the rows here)
+        after = bytes(rows[end : end + 1])
+        if after != b",":
+            return end, count, None if after in (b"]", b"") else "not JSON"

@@ -12,6 +12,10 @@ call's deadline; a bad row raises :class:`MalformedResponseError` naming it.
 What differs is what an interruption leaves: every batch before it was
 handed out and is good, and :class:`StreamInterruptedError` (or, at the
 size cap, :class:`StreamTooLargeError`) says after how many rows it stopped.
+
+The whole read is here too (:func:`read_columns`), and both whole reads
+are held to the stream's rules for the body's top level
+(:func:`check_transactions_body`): one rule on every path.
 """
 
 from __future__ import annotations
@@ -21,10 +25,10 @@ from collections.abc import AsyncIterator
 
 import httpx
 
-from ._column_stream import BrokenBodyError, ColumnStream
-from ._columns import TransactionColumns
+from ._column_stream import BrokenBodyError, ColumnStream, ErrorEnvelope
+from ._columns import TransactionColumns, columns_of
 from ._redact import SecretRegistry, excerpt, redact
-from ._responses import raise_for_error
+from ._responses import PARSE_IN_THREAD_BYTES, AnswerLike, api_error, raise_for_error
 from ._sanitise import service_text
 from ._session import Session
 from ._wire import (
@@ -34,9 +38,9 @@ from ._wire import (
     too_large_declared,
     too_large_problem,
 )
-from .errors import MalformedResponseError, StreamInterruptedError
+from .errors import AccountDataError, MalformedResponseError, StreamInterruptedError
 
-__all__ = ["stream_columns"]
+__all__ = ["check_transactions_body", "read_columns", "stream_columns"]
 
 
 async def stream_columns(
@@ -110,14 +114,65 @@ async def stream_columns(
     except BrokenBodyError as exc:
         for batch in exc.batches:
             yield batch
-        where = f"transactions.{exc.where}" if exc.where != "body" else "transactions"
-        kept = f"; the {stream.rows:,} rows before it are kept" if stream.rows else ""
-        raise MalformedResponseError(
-            response.status_code,
-            excerpt(stream.near(), registry),
-            problem=f"not a Transactions record ({where}: {exc.problem}){kept}",
-            method=method,
-            path=path,
-        ) from None
+        raise _refusal(exc, response, stream.near(), stream.rows, method, path, registry) from None
     finally:
         await response.aclose()
+
+
+async def read_columns(session: Session, path: str, registry: SecretRegistry) -> TransactionColumns:
+    """The whole read at ``path``: read whole, parsed into columns, held to the stream's rules."""
+    method = "GET"
+    answer = await session.send(method, path, deadline=session.deadline())
+    raise_for_error(answer, method, path, registry)
+
+    def read() -> TransactionColumns:
+        columns = columns_of(answer, path, registry)
+        check_transactions_body(answer, method, path, registry)
+        return columns
+
+    if len(answer.content) > PARSE_IN_THREAD_BYTES:
+        return await asyncio.to_thread(read)  # (user_bulk's 14 MB: most of a second)
+    return read()
+
+
+def check_transactions_body(
+    answer: AnswerLike, method: str, path: str, registry: SecretRegistry
+) -> None:
+    """Hold a transactions body read whole to the stream's rules for its top level.
+
+    One rule on every read path: ``transactions`` present (an answer
+    without it is not an empty list) and sent once, an ``error`` member
+    that is the service's error envelope raised as that error. The rows
+    are stepped over here, not read again (the whole read reads them). Run
+    it once the body has parsed: a parse error says more.
+    """
+    stream = ColumnStream(rows=False)
+    try:
+        stream.feed(answer.content)
+        stream.finish()
+    except BrokenBodyError as exc:
+        raise _refusal(exc, answer, answer.content, 0, method, path, registry) from None
+
+
+def _refusal(
+    exc: BrokenBodyError,
+    answer: AnswerLike | httpx.Response,
+    near: bytes,
+    rows: int,
+    method: str,
+    path: str,
+    registry: SecretRegistry,
+) -> AccountDataError:
+    """The error of a body the stream refused (``rows``: handed out before it)."""
+    if isinstance(exc.error, ErrorEnvelope):
+        envelope = exc.error.envelope
+        return api_error(answer.status_code, answer.headers, envelope, method, path, registry)
+    where = f"transactions.{exc.where}" if exc.where != "body" else "transactions"
+    kept = f"; the {rows:,} rows before it are kept" if rows else ""
+    return MalformedResponseError(
+        answer.status_code,
+        excerpt(near, registry),
+        problem=f"not a Transactions record ({where}: {exc.problem}){kept}",
+        method=method,
+        path=path,
+    )

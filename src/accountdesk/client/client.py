@@ -15,17 +15,17 @@ from pydantic import SecretStr
 from accountdesk.contract import Endpoint, endpoints
 
 from ._auth import TokenCache
-from ._columns import TransactionColumns, columns_of
+from ._columns import TransactionColumns
 from ._paths import build_path
 from ._redact import LOGGER_NAME, SecretRegistry, install_logger_filter
-from ._responses import parse_large, parse_record, raise_for_error
+from ._responses import PARSE_IN_THREAD_BYTES, parse_large, parse_record, raise_for_error
 from ._retry import RetryPolicy
 from ._sandbox import SandboxControl
 from ._session import Session
 from ._token_answer import token_problem
-from ._transaction_stream import stream_columns
+from ._transaction_stream import check_transactions_body, read_columns, stream_columns
 from ._urls import normalise_base_url
-from ._wire import Deadline, JsonBody
+from ._wire import Answer, Deadline, JsonBody
 from .errors import JobWatchTimeout, MalformedResponseError
 from .models import (
     Account,
@@ -51,8 +51,6 @@ ATTEMPT_TIMEOUT = 10.0
 CALL_TIMEOUT = 25.0
 #: Default cap on a decoded answer body: user_bulk's ~14 MB with room to spare.
 MAX_RESPONSE_BYTES = 64 * 2**20
-#: Bodies larger than this are parsed in a worker thread.
-PARSE_IN_THREAD_BYTES = 512 * 1024
 
 
 def _as_secret(value: str | SecretStr) -> SecretStr:
@@ -267,8 +265,15 @@ class AccountDataClient:
         return await self._call(endpoints.TRANSACTIONS_START, Job, user_id=user_id)
 
     async def get_transactions(self, user_id: str) -> Transactions:
-        """``GET /accounts/{user_id}/transactions``: every transaction, newest first."""
-        return await self._call(endpoints.TRANSACTIONS_READ, Transactions, user_id=user_id)
+        """``GET /accounts/{user_id}/transactions``: every transaction, newest first.
+
+        An answer without its ``transactions`` list, or with it twice, is
+        malformed; one that is the service's error envelope (even with HTTP
+        200) raises that error: the same rules as the streamed read.
+        """
+        return await self._call(
+            endpoints.TRANSACTIONS_READ, Transactions, user_id=user_id, then=check_transactions_body
+        )
 
     async def get_transaction_columns(self, user_id: str) -> TransactionColumns:
         """``GET /accounts/{user_id}/transactions`` as columns, for large lists.
@@ -279,13 +284,8 @@ class AccountDataClient:
         raises :class:`~accountdesk.client.MalformedResponseError` naming it
         (``transactions.12.amount``).
         """
-        endpoint = endpoints.TRANSACTIONS_READ
-        path = build_path(endpoint, user_id=user_id)
-        answer = await self._session.send(endpoint.method, path, deadline=self._session.deadline())
-        raise_for_error(answer, endpoint.method, path, self._registry)
-        if len(answer.content) > PARSE_IN_THREAD_BYTES:
-            return await asyncio.to_thread(columns_of, answer, path, self._registry)
-        return columns_of(answer, path, self._registry)
+        path = build_path(endpoints.TRANSACTIONS_READ, user_id=user_id)
+        return await read_columns(self._session, path, self._registry)
 
     def stream_transaction_columns(self, user_id: str) -> AsyncIterator[TransactionColumns]:
         """``GET /accounts/{user_id}/transactions`` as batches of columns, as they arrive.
@@ -358,20 +358,27 @@ class AccountDataClient:
         model: type[ModelT],
         *,
         body: JsonBody | None = None,
+        then: Callable[[Answer, str, str, SecretRegistry], None] | None = None,
         **params: str,
     ) -> ModelT:
-        path = build_path(endpoint, **params)
+        """One call's record; ``then``: a further check of the answer once it has parsed."""
+        method, path = endpoint.method, build_path(endpoint, **params)
         answer = await self._session.send(
-            endpoint.method, path, body=body, deadline=self._session.deadline()
+            method, path, body=body, deadline=self._session.deadline()
         )
-        raise_for_error(answer, endpoint.method, path, self._registry)
+        raise_for_error(answer, method, path, self._registry)
+
+        def parsed(parse: Callable[..., ModelT]) -> ModelT:
+            record = parse(answer, model, method, path, self._registry)
+            if then is not None:
+                then(answer, method, path, self._registry)
+            return record
+
         if len(answer.content) > PARSE_IN_THREAD_BYTES:
             # Parsing user_bulk's 14 MB takes most of a second: off the event
             # loop, so a UI driving this client keeps painting meanwhile.
-            return await asyncio.to_thread(
-                parse_large, answer, model, endpoint.method, path, self._registry
-            )
-        return parse_record(answer, model, endpoint.method, path, self._registry)
+            return await asyncio.to_thread(parsed, parse_large)
+        return parsed(parse_record)
 
     async def _fetch_token(self, deadline: Deadline) -> TokenGrant:
         method, path = endpoints.TOKEN.method, endpoints.TOKEN.path
