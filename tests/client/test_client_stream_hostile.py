@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
+import time
 import tracemalloc
+from typing import Any
 
 import pytest
 from client_fakes import make_client
 from test_client_columns import _body, _row
 from test_client_stream import _chunked, _collect, _joined, _service
 
-from accountdesk.client import MalformedResponseError, ResponseTooLargeError, TransactionColumns
+from accountdesk.client import (
+    AccountDataClient,
+    MalformedResponseError,
+    ResponseTooLargeError,
+    StreamInterruptedError,
+    TransactionColumns,
+)
 from accountdesk.client._column_stream import ColumnStream
+from loopback_server import serve_app
 
 pytestmark = pytest.mark.anyio
 
@@ -134,3 +144,56 @@ async def test_the_size_cap_keeps_the_rows_that_arrived_and_says_so() -> None:
     assert caught.value.rows == len(kept) and 16_000 <= caught.value.received <= 20_000
     assert f"after {len(kept):,} rows ({caught.value.received:,} bytes)" in str(caught.value)
     assert "the rows before are kept" in str(caught.value)
+
+
+async def test_bytes_that_are_not_utf8_in_a_row_read_row_by_row_are_named_not_a_crash() -> None:
+    # msgspec steps over them in a field it does not know; json (the lax
+    # "yes" sends the batch to it) refuses them: the row is named.
+    rows = [json.dumps(_row(n)).encode() for n in range(6)]
+    rows[3] = rows[3].replace(b'"pending": false', b'"pending": "yes", "x": "\xff"')
+    content = b'{"transactions": [' + b", ".join(rows) + b"]}"
+    batches: list[TransactionColumns] = []
+    async with make_client(_service([content])) as client:
+        with pytest.raises(MalformedResponseError) as caught:
+            await _collect(client, batches)
+    assert _joined(batches)["transaction_ids"] == ["txn_000000", "txn_000001", "txn_000002"]
+    assert "transactions.transactions.3: not JSON (bytes that are not UTF-8)" in str(caught.value)
+
+
+def _stalling_app(first: bytes) -> Any:
+    """Sends the headers and ``first``, then nothing until the client hangs up."""
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        if scope["path"] == "/token":
+            body = json.dumps({"access_token": "tok-1", "token_type": "bearer"}).encode()
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": body})
+            return
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": first, "more_body": True})
+
+        async def until_the_client_goes() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+
+        await asyncio.wait_for(until_the_client_goes(), 10)
+
+    return app
+
+
+async def test_a_stalled_body_ends_at_the_calls_deadline_not_at_httpxs_read_timeout() -> None:
+    content = json.dumps(_body(*(_row(n) for n in range(1000)))).encode()
+    batches: list[TransactionColumns] = []
+    with serve_app(_stalling_app(content[: len(content) // 2])) as url:
+        # httpx's own timeout (per read) is shorter than the call's deadline.
+        async with AccountDataClient(url, "key", "secret", timeout=0.3, call_timeout=1.5) as client:
+            started = time.monotonic()
+            with pytest.raises(StreamInterruptedError) as caught:
+                await _collect(client, batches)
+            waited = time.monotonic() - started
+    assert caught.value.reason == "timeout", str(caught.value)
+    assert "not complete within 1.5 s" in str(caught.value)
+    assert 1.4 < waited < 5
+    assert caught.value.rows == len(_joined(batches)["transaction_ids"]) > 400

@@ -77,3 +77,46 @@ async def test_an_answer_without_its_list_is_malformed_not_empty(
 async def test_an_empty_list_is_still_no_transactions(read: Read) -> None:
     assert await _outcome(read, json.dumps(_body()).encode()) == 0
     assert await _outcome(read, json.dumps(_body(_row(1), _row(2))).encode()) == 2
+
+
+@READS
+async def test_a_list_sent_twice_is_refused_on_every_path(read: Read) -> None:
+    content = b'{"transactions": [], "transactions": [' + json.dumps(_row(1)).encode() + b"]}"
+    with pytest.raises(MalformedResponseError) as caught:
+        await _outcome(read, content)
+    assert "transactions.transactions: sent twice" in str(caught.value)
+
+
+_HUGE = "1" * 100_000
+_DEEP = "[" * 5000 + "]" * 5000
+
+
+# (get_transactions is pydantic's parse, which names these itself: "number out
+# of range", "recursion limit exceeded".)
+@pytest.mark.parametrize("read", [_stream, _columns], ids=["stream", "columns"])
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (
+            '{"transactions": [ROW0, {"transaction_id": "t1", "amount": HUGE}]}',
+            "transactions.transactions.1.amount: amount out of range",
+        ),
+        ('{"user_id": HUGE, "transactions": []}', "transactions.user_id: not a string"),
+        ('{"user_id": DEEP, "transactions": []}', "JSON nested too deeply"),
+        ('{"junk": DEEP, "transactions": []}', "JSON nested too deeply"),
+        (
+            '{"transactions": [ROW0, {"transaction_id": "t1", "amount": "1", "x": DEEP}]}',
+            "nested too deeply",
+        ),
+    ],
+    ids=["huge-amount", "huge-id", "deep-id", "deep-junk", "deep-row"],
+)
+async def test_what_is_wrong_is_named_not_called_not_json(
+    read: Read, content: str, problem: str
+) -> None:
+    body = content.replace("HUGE", _HUGE).replace("DEEP", _DEEP)
+    body = body.replace("ROW0", json.dumps(_row(0)))
+    with pytest.raises(MalformedResponseError) as caught:
+        await _outcome(read, body.encode())
+    assert problem in str(caught.value)
+    assert "not JSON" not in caught.value.problem

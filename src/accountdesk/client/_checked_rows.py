@@ -17,16 +17,27 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any, cast
 
-from ._bounds import amount_from_wire, service_id_problem
+from ._bounds import MAX_AMOUNT_TEXT, amount_from_wire, service_id_problem
 from ._column_types import ColumnsError, TransactionColumns
 from ._sanitise import MAX_TEXT_LENGTH, has_unsafe_characters, service_text
 
-__all__ = ["check_ids", "fill_checked"]
+__all__ = ["check_ids", "fill_checked", "number_of_digits"]
 
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 # The text forms pydantic's lax bool accepts, so a body the model takes is taken here.
 _TRUE = frozenset({"1", "on", "t", "true", "y", "yes"})
 _FALSE = frozenset({"0", "off", "f", "false", "n", "no"})
+
+
+def number_of_digits(text: str) -> int | Decimal:
+    """``json``'s ``parse_int``: an integer, or past any amount's length a ``Decimal``.
+
+    ``int()`` refuses more than 4,300 digits with a ValueError, which read
+    as "not JSON"; as a Decimal it is named by the field's own rule
+    (``amount out of range``, ``not a string``). A Decimal of 100,000 digits
+    is made in linear time; nothing formats it.
+    """
+    return int(text) if len(text) <= MAX_AMOUNT_TEXT else Decimal(text)
 
 
 def fill_checked(columns: TransactionColumns, rows: list[Any], offset: int = 0) -> None:

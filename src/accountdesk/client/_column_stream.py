@@ -24,6 +24,7 @@ import json
 from decimal import Decimal
 from typing import Any
 
+from ._checked_rows import number_of_digits
 from ._columns import (
     ColumnsError,
     TransactionColumns,
@@ -63,7 +64,9 @@ ENVELOPE_BYTES = 64 * 1024
 _CLOSERS = {ord("["): b"]", ord("{"): b"}"}
 _WHITESPACE = b" \t\n\r"
 _SPACES = frozenset(_WHITESPACE)
-_JSON = json.JSONDecoder(parse_float=Decimal, parse_constant=_refuse_constant)
+_JSON = json.JSONDecoder(
+    parse_float=Decimal, parse_int=number_of_digits, parse_constant=_refuse_constant
+)
 
 
 class BrokenBodyError(ColumnsError):
@@ -385,17 +388,13 @@ class ColumnStream:
         None to wait for more bytes; :class:`BadRowError` at the first row
         that is not JSON, with the rows before it.
         """
-        buffer = self._buffer
-        good_end, count, problem = whole_rows(buffer, final=final)
-        columns = TransactionColumns(user_id=None, currency=None)
-        if good_end:
-            columns = parse_row_batch(b"[" + buffer[:good_end] + b"]", self.rows, checked=True)
+        columns, good_end, problem = whole_rows(self._buffer, self.rows, final=final)
         if problem is not None:
-            where = self.rows + count
+            where = self.rows + len(columns)
             error = ColumnsError(f"transactions.{where}", problem, row=where)
             raise BadRowError(error, columns)
         if not good_end:
-            self._want = max(self._want, 2 * len(buffer))
+            self._want = max(self._want, 2 * len(self._buffer))
             return None
         return self._took(columns, good_end)
 

@@ -42,6 +42,7 @@ import msgspec
 from ._bounds import service_id_problem
 from ._checked_rows import check_ids as _check_ids
 from ._checked_rows import fill_checked as _fill_checked
+from ._checked_rows import number_of_digits
 from ._column_types import ColumnsError, TransactionColumns, compact_module
 from ._gc import gc_paused
 from ._redact import SecretRegistry
@@ -78,7 +79,12 @@ def parse_transaction_columns(content: bytes) -> TransactionColumns:
     if columns is not None:
         return columns
     try:
-        body = json.loads(content, parse_float=Decimal, parse_constant=_refuse_constant)
+        body = json.loads(
+            content,
+            parse_float=Decimal,
+            parse_int=number_of_digits,
+            parse_constant=_refuse_constant,
+        )
     except RecursionError:
         raise ColumnsError("body", "JSON nested too deeply") from None
     except ValueError as exc:

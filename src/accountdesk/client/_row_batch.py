@@ -17,7 +17,7 @@ from decimal import Decimal
 
 import msgspec
 
-from ._checked_rows import fill_checked
+from ._checked_rows import fill_checked, number_of_digits
 from ._columns import ColumnsError, TransactionColumns, _fill_from_rows, _refuse_constant
 from ._gc import gc_paused
 from ._json_values import ValueProblem, value_end
@@ -63,7 +63,12 @@ def parse_row_batch(content: bytes, offset: int, *, checked: bool = False) -> Tr
                 pass  # the row-by-row path names it and keeps the rows before it
             columns = TransactionColumns(user_id=None, currency=None)
         try:
-            body = json.loads(content, parse_float=Decimal, parse_constant=_refuse_constant)
+            body = json.loads(
+                content,
+                parse_float=Decimal,
+                parse_int=number_of_digits,
+                parse_constant=_refuse_constant,
+            )
         except ColumnsError as exc:
             raise ColumnsError(f"transactions.{offset}", exc.problem) from None
         except (ValueError, RecursionError):
@@ -77,24 +82,43 @@ def parse_row_batch(content: bytes, offset: int, *, checked: bool = False) -> Tr
     return columns
 
 
-def whole_rows(rows: bytearray, *, final: bool) -> tuple[int, int, str | None]:
-    """``(end, count, problem)``: the bytes and number of whole rows at the start of ``rows``.
+def whole_rows(
+    rows: bytearray, offset: int, *, final: bool
+) -> tuple[TransactionColumns, int, str | None]:
+    """``(columns, end, problem)``: the whole rows at the start of ``rows``, read, and their bytes.
 
-    ``rows`` holds rows and their commas (``{...}, {...}, {...``); each is
-    checked as JSON without being built (:func:`~._json_values.value_end`).
-    ``problem`` says why the row after them is not JSON (None: it is not all
-    there yet, or the list ends).
+    ``rows`` holds rows and their commas (``{...}, {...}, {...``), the first
+    of them row ``offset`` of the list; each is checked as JSON without
+    being built (:func:`~._json_values.value_end`). ``problem`` says why the
+    row after them is not JSON (None: it is not all there yet, or the list
+    ends). :class:`BadRowError` for a bad row among them.
     """
-    position = end = count = 0
+    end, problem = _rows_end(rows, final=final)
+    if not end:
+        return TransactionColumns(user_id=None, currency=None), 0, problem
+    try:
+        return parse_row_batch(b"[" + rows[:end] + b"]", offset, checked=True), end, problem
+    except BatchSyntaxError:
+        pass  # JSON to msgspec, not to json: bytes that are not UTF-8 (json's rule)
+    try:
+        bytes(rows[:end]).decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError as exc:
+        before = whole_rows(rows[: exc.start], offset, final=False)
+        return before[0], before[1], "not JSON (bytes that are not UTF-8)"
+    return TransactionColumns(user_id=None, currency=None), 0, "not JSON"
+
+
+def _rows_end(rows: bytearray, *, final: bool) -> tuple[int, str | None]:
+    position = end = 0
     while True:
         try:
             row_end = value_end(rows, position, final=final)
         except ValueProblem as exc:
-            return end, count, exc.problem
+            return end, exc.problem
         if row_end is None:
-            return end, count, None
-        end, count = row_end, count + 1
+            return end, None
+        end = row_end
         position = end + 1  # past the comma (anything else ends the rows here)
         after = bytes(rows[end : end + 1])
         if after != b",":
-            return end, count, None if after in (b"]", b"") else "not JSON"
+            return end, None if after in (b"]", b"") else "not JSON"

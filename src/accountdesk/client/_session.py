@@ -181,6 +181,12 @@ class Session:
             path,
             content=None if body is None else body.encode(),
             headers=merged_headers(authorization, body, headers),
+            # A body read as it streams is bounded by the call's deadline (its
+            # reader's): httpx's per-read timeout ended a stalled one first,
+            # as a "network" failure that said nothing.
+            timeout=_without_read_timeout(self.http.timeout)
+            if keep_open
+            else httpx.USE_CLIENT_DEFAULT,
         )
         scope = asyncio.timeout(budget)
         try:
@@ -251,6 +257,10 @@ class Session:
         )
         await self._sleep(delay)
         return True
+
+
+def _without_read_timeout(timeout: httpx.Timeout) -> httpx.Timeout:
+    return httpx.Timeout(connect=timeout.connect, read=None, write=timeout.write, pool=timeout.pool)
 
 
 def _refuses_token(answer: Answer) -> bool:

@@ -83,7 +83,8 @@ async def stream_columns(
             except httpx.HTTPError as exc:
                 # httpx's text may quote server bytes: redacted, inert, short.
                 text = service_text(redact(str(exc).strip(), registries=[registry]), 300)
-                failure = ("network", f"the answer stopped ({type(exc).__name__}: {text})")
+                said = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+                failure = ("network", f"the answer stopped ({said})")
             if failure is not None:
                 # Every whole row that arrived is handed out; the error says where it stopped.
                 for batch in await asyncio.to_thread(stream.feed, b"", force=True):

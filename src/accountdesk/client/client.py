@@ -84,7 +84,8 @@ class AccountDataClient:
     retried per :class:`~accountdesk.client.RetryPolicy`. Every failure
     raises an :class:`~accountdesk.client.AccountDataError`.
 
-    Deadlines: ``timeout`` is httpx's, per connect and per read;
+    Deadlines: ``timeout`` is httpx's, per connect and per read (not per
+    read of a streamed body, which the call's deadline bounds);
     ``attempt_timeout`` (default 10 s) bounds one whole attempt (connect,
     send, read the whole body), so a server dripping a byte a second cannot
     hold a call; ``call_timeout`` (default 25 s) bounds a whole call, token
