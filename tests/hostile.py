@@ -31,6 +31,9 @@ Modes (see :data:`MODES`); an instance's mode applies to every path but
   call 503, each with a ``Retry-After`` of ``1e999``, a huge number or junk.
 - ``"error_200"``: HTTP 200 with the error envelope of ``AC-104`` (the bank
   cannot be reached); ``"empty_200"``: HTTP 200 with ``{}``.
+- ``"tiny_rows"``: transactions of ``tiny_rows`` rows of ~40 bytes each
+  (5,000,000 by default: past a 64 MiB cap), chunked; every other path as
+  ``"valid"``.
 
 The server runs its own event loop in a thread, so sync tests, async tests
 and a Textual app under test can all use it. ``requests`` records
@@ -64,6 +67,7 @@ MODES = frozenset(
         "hostile_retry_after",
         "error_200",
         "empty_200",
+        "tiny_rows",
     }
 )
 
@@ -92,6 +96,7 @@ class HostileServer:
         drip_interval: float = 0.5,
         bomb_bytes: int = 2**30,
         oversize_bytes: int = 80 * 2**20,
+        tiny_rows: int = 5_000_000,
     ) -> None:
         for chosen in (mode, *(paths or {}).values()):
             if chosen not in MODES:
@@ -101,6 +106,7 @@ class HostileServer:
         self.drip_interval = drip_interval
         self.bomb_bytes = bomb_bytes
         self.oversize_bytes = oversize_bytes
+        self.tiny_rows = tiny_rows
         self.requests: list[tuple[str, str]] = []
         self.tokens_issued = 0
         self.base_url = ""
@@ -195,6 +201,8 @@ class HostileServer:
             await _send(writer, _head(200, extra) + payload)
         elif mode == "oversized":
             await self._send_oversized(writer)
+        elif mode == "tiny_rows" and method == "GET" and path.endswith("/transactions"):
+            await self._send_tiny_rows(writer)
         elif mode == "hostile_retry_after":
             await self._send_retry_after(writer, path)
         else:
@@ -216,6 +224,20 @@ class HostileServer:
             writer.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
             await writer.drain()
             sent += len(chunk)
+        writer.write(b"0\r\n\r\n")
+        await writer.drain()
+
+    async def _send_tiny_rows(self, writer: asyncio.StreamWriter) -> None:
+        writer.write(_head(200, {"Transfer-Encoding": "chunked"}))
+        pieces = [b'{"transactions": [']
+        for start in range(0, self.tiny_rows, 10_000):
+            rows = range(start, min(start + 10_000, self.tiny_rows))
+            pieces.append(b",".join(b'{"transaction_id":"t%d","amount":"1"}' % n for n in rows))
+            pieces.append(b"," if rows.stop < self.tiny_rows else b"]}")
+            chunk = b"".join(pieces)
+            pieces.clear()
+            writer.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+            await writer.drain()
         writer.write(b"0\r\n\r\n")
         await writer.drain()
 
