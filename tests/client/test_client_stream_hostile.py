@@ -197,3 +197,33 @@ async def test_a_stalled_body_ends_at_the_calls_deadline_not_at_httpxs_read_time
     assert "not complete within 1.5 s" in str(caught.value)
     assert 1.4 < waited < 5
     assert caught.value.rows == len(_joined(batches)["transaction_ids"]) > 400
+
+
+def _tiny_rows(count: int) -> bytes:
+    rows = (b'{"transaction_id":"t%d","amount":"1"}' % n for n in range(count))
+    return b'{"transactions": [' + b",".join(rows) + b"]}"
+
+
+async def test_the_row_bound_stops_a_stream_at_exactly_its_rows() -> None:
+    batches: list[TransactionColumns] = []
+    service = _service(_chunked(_tiny_rows(3000), 4096))
+    async with make_client(service, max_response_rows=1000) as client:
+        with pytest.raises(ResponseTooLargeError) as caught:
+            await _collect(client, batches)
+    assert _joined(batches)["transaction_ids"] == [f"t{n}" for n in range(1000)]
+    assert caught.value.rows == 1000  # type: ignore[attr-defined]
+    assert "more rows than the client's max_response_rows (1,000)" in str(caught.value)
+    assert "after 1,000 rows" in str(caught.value) and "the rows before are kept" in str(
+        caught.value
+    )
+
+
+async def test_the_row_bound_follows_the_size_cap_by_default() -> None:
+    # One row per 128 bytes of the cap: tiny rows hold 5x their bytes, or more.
+    body = _tiny_rows(2000)  # ~80 KB: within the 128,000-byte cap, not its 1,000 rows
+    batches: list[TransactionColumns] = []
+    async with make_client(_service(_chunked(body, 4096)), max_response_bytes=128_000) as client:
+        with pytest.raises(ResponseTooLargeError) as caught:
+            await _collect(client, batches)
+    assert len(_joined(batches)["transaction_ids"]) == 1000
+    assert "max_response_rows (1,000)" in str(caught.value)

@@ -9,6 +9,8 @@ The same bounds as the whole read: the answer's status and error envelope
 are read the same way (token renewal, retries before the body starts), the
 body is refused past ``max_response_bytes`` and must arrive within the
 call's deadline; a bad row raises :class:`MalformedResponseError` naming it.
+A streamed read also stops past ``max_response_rows`` (the rows before it
+handed out), which bounds the memory its rows take (:mod:`._bounds`).
 What differs is what an interruption leaves: every batch before it was
 handed out and is good, and :class:`StreamInterruptedError` (or, at the
 size cap, :class:`StreamTooLargeError`) says after how many rows it stopped.
@@ -21,7 +23,7 @@ are held to the stream's rules for the body's top level
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import httpx
 
@@ -53,8 +55,30 @@ async def stream_columns(
     raise_for_error(answer, method, path, registry)
     assert isinstance(answer, OpenAnswer)  # a 2xx is kept open
     response = answer.response
-    limit = session.max_response_bytes
+    limit, most = session.max_response_bytes, session.max_response_rows
     stream = ColumnStream()
+    handed = 0
+
+    def bounded(batches: list[TransactionColumns]) -> Iterator[TransactionColumns]:
+        """``batches`` up to the row bound, then the error that stops the read there."""
+        nonlocal handed
+        for batch in batches:
+            room = most - handed
+            if len(batch) > room:
+                if room:
+                    handed += room
+                    yield _head(batch, room)
+                problem = f"the answer has more rows than the client's max_response_rows ({most:,})"
+                raise StreamTooLargeError(
+                    response.status_code,
+                    problem,
+                    rows=handed,
+                    received=stream.received,
+                    method=method,
+                    path=path,
+                )
+            handed += len(batch)
+            yield batch
 
     def stopped(reason: str, why: str) -> StreamInterruptedError:
         return StreamInterruptedError(
@@ -87,13 +111,13 @@ async def stream_columns(
                 failure = ("network", f"the answer stopped ({said})")
             if failure is not None:
                 # Every whole row that arrived is handed out; the error says where it stopped.
-                for batch in await asyncio.to_thread(stream.feed, b"", force=True):
+                for batch in bounded(await asyncio.to_thread(stream.feed, b"", force=True)):
                     yield batch
                 raise stopped(*failure)
             if stream.received + len(chunk) > limit:
                 # As for a drop: every whole row within the cap is handed out.
                 within = chunk[: limit - stream.received]
-                for batch in await asyncio.to_thread(stream.feed, within, force=True):
+                for batch in bounded(await asyncio.to_thread(stream.feed, within, force=True)):
                     yield batch
                 raise StreamTooLargeError(
                     response.status_code,
@@ -108,16 +132,30 @@ async def stream_columns(
                 continue
             # Every parse in a worker thread: a hostile body can make any one
             # of them slow, and the loop draws the UI.
-            for batch in await asyncio.to_thread(stream.feed, chunk):
+            for batch in bounded(await asyncio.to_thread(stream.feed, chunk)):
                 yield batch
-        for batch in await asyncio.to_thread(stream.finish):
+        for batch in bounded(await asyncio.to_thread(stream.finish)):
             yield batch
     except BrokenBodyError as exc:
-        for batch in exc.batches:
+        for batch in bounded(exc.batches):
             yield batch
         raise _refusal(exc, response, stream.near(), stream.rows, method, path, registry) from None
     finally:
         await response.aclose()
+
+
+def _head(batch: TransactionColumns, count: int) -> TransactionColumns:
+    """The first ``count`` rows of ``batch`` (its columns sliced, as lists)."""
+    return TransactionColumns(
+        user_id=batch.user_id,
+        currency=batch.currency,
+        transaction_ids=list(batch.transaction_ids[:count]),
+        dates=list(batch.dates[:count]),
+        amounts=list(batch.amounts[:count]),
+        descriptions=list(batch.descriptions[:count]),
+        categories=list(batch.categories[:count]),
+        pending=list(batch.pending[:count]),
+    )
 
 
 async def read_columns(session: Session, path: str, registry: SecretRegistry) -> TransactionColumns:

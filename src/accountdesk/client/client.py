@@ -93,7 +93,8 @@ class AccountDataClient:
     :class:`~accountdesk.client.TransportError` with reason ``"timeout"``.
     ``max_response_bytes`` (default 64 MiB) caps a decoded body; past it the
     connection is closed and :class:`~accountdesk.client.ResponseTooLargeError`
-    raised.
+    raised. ``max_response_rows`` bounds a streamed transactions read the
+    same way (default: one row per 128 bytes of the cap, 524,288 at 64 MiB).
 
     Secrets: ``api_key`` and ``api_secret`` may be ``str`` or ``SecretStr``;
     the client keeps them, and every token, as ``SecretStr``, and its
@@ -116,6 +117,7 @@ class AccountDataClient:
         attempt_timeout: float = ATTEMPT_TIMEOUT,
         call_timeout: float = CALL_TIMEOUT,
         max_response_bytes: int = MAX_RESPONSE_BYTES,
+        max_response_rows: int | None = None,
         max_attempts: int = 3,
         backoff_base: float = 0.1,
         backoff_cap: float = 2.0,
@@ -168,6 +170,7 @@ class AccountDataClient:
             attempt_timeout=attempt_timeout,
             call_timeout=call_timeout,
             max_response_bytes=max_response_bytes,
+            max_response_rows=max_response_rows,
             sleep=sleep,
             monotonic=monotonic,
         )
@@ -268,9 +271,8 @@ class AccountDataClient:
     async def get_transactions(self, user_id: str) -> Transactions:
         """``GET /accounts/{user_id}/transactions``: every transaction, newest first.
 
-        An answer without its ``transactions`` list, or with it twice, is
-        malformed; one that is the service's error envelope (even with HTTP
-        200) raises that error: the same rules as the streamed read.
+        The streamed read's rules hold: a list missing or sent twice is
+        malformed; the service's error envelope, even with HTTP 200, its error.
         """
         return await self._call(
             endpoints.TRANSACTIONS_READ, Transactions, user_id=user_id, then=check_transactions_body
