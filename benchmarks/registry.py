@@ -54,6 +54,7 @@ def load_all() -> dict[str, Benchmark]:
         "bench_polling",
         "bench_client",
         "bench_amounts",
+        "bench_hostile",
         "bench_sandbox",
     )
     for module in (*modules, "bench_soak", "bench_sandbox_cache"):

@@ -29,6 +29,11 @@ Modes (see :data:`MODES`); an instance's mode applies to every path but
   chunked, without ``Content-Length``.
 - ``"hostile_retry_after"``: refresh answers 429 ``AC-108`` and every other
   call 503, each with a ``Retry-After`` of ``1e999``, a huge number or junk.
+- ``"error_200"``: HTTP 200 with the error envelope of ``AC-104`` (the bank
+  cannot be reached); ``"empty_200"``: HTTP 200 with ``{}``.
+- ``"tiny_rows"``: transactions of ``tiny_rows`` rows of ~40 bytes each
+  (5,000,000 by default: past a 64 MiB cap), chunked; every other path as
+  ``"valid"``.
 
 The server runs its own event loop in a thread, so sync tests, async tests
 and a Textual app under test can all use it. ``requests`` records
@@ -47,7 +52,7 @@ import zlib
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["ESCAPES", "MODES", "HostileServer"]
+__all__ = ["BANK_DOWN", "ESCAPES", "MODES", "HostileServer"]
 
 MODES = frozenset(
     {
@@ -60,6 +65,9 @@ MODES = frozenset(
         "gzip_bomb",
         "oversized",
         "hostile_retry_after",
+        "error_200",
+        "empty_200",
+        "tiny_rows",
     }
 )
 
@@ -72,6 +80,7 @@ ESCAPES = (
     "\u202eevil"  # right-to-left override
 )
 LONG_JOB_ID = "j" * 5000
+BANK_DOWN = "We are having issues connecting to your bank."
 TOKEN_PREFIX = "hostile-token-0123456789-"
 _NOW = "2026-03-02T12:00:00.000+00:00"
 
@@ -87,6 +96,7 @@ class HostileServer:
         drip_interval: float = 0.5,
         bomb_bytes: int = 2**30,
         oversize_bytes: int = 80 * 2**20,
+        tiny_rows: int = 5_000_000,
     ) -> None:
         for chosen in (mode, *(paths or {}).values()):
             if chosen not in MODES:
@@ -96,6 +106,7 @@ class HostileServer:
         self.drip_interval = drip_interval
         self.bomb_bytes = bomb_bytes
         self.oversize_bytes = oversize_bytes
+        self.tiny_rows = tiny_rows
         self.requests: list[tuple[str, str]] = []
         self.tokens_issued = 0
         self.base_url = ""
@@ -190,6 +201,8 @@ class HostileServer:
             await _send(writer, _head(200, extra) + payload)
         elif mode == "oversized":
             await self._send_oversized(writer)
+        elif mode == "tiny_rows" and method == "GET" and path.endswith("/transactions"):
+            await self._send_tiny_rows(writer)
         elif mode == "hostile_retry_after":
             await self._send_retry_after(writer, path)
         else:
@@ -211,6 +224,20 @@ class HostileServer:
             writer.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
             await writer.drain()
             sent += len(chunk)
+        writer.write(b"0\r\n\r\n")
+        await writer.drain()
+
+    async def _send_tiny_rows(self, writer: asyncio.StreamWriter) -> None:
+        writer.write(_head(200, {"Transfer-Encoding": "chunked"}))
+        pieces = [b'{"transactions": [']
+        for start in range(0, self.tiny_rows, 10_000):
+            rows = range(start, min(start + 10_000, self.tiny_rows))
+            pieces.append(b",".join(b'{"transaction_id":"t%d","amount":"1"}' % n for n in rows))
+            pieces.append(b"," if rows.stop < self.tiny_rows else b"]}")
+            chunk = b"".join(pieces)
+            pieces.clear()
+            writer.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+            await writer.drain()
         writer.write(b"0\r\n\r\n")
         await writer.drain()
 
@@ -237,6 +264,10 @@ class HostileServer:
             return 200, {"access_token": token, "token_type": "Bearer", "expires_in": 3600}
         if mode == "escape_error":
             return 400, _envelope("AC-204", f"No account information {ESCAPES} available")
+        if mode == "error_200":
+            return 200, _envelope("AC-104", BANK_DOWN)
+        if mode == "empty_200":
+            return 200, {}
         if parts[0] == "_sandbox":
             if mode == "escapes" and parts[1:] == ["scenarios"]:
                 users = [{"user_id": "user_good", "summary": f"good {ESCAPES}"}]

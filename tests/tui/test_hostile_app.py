@@ -21,7 +21,7 @@ from textual.widgets import Static
 from tui_helpers import open_account, screen_text, settle, sign_in, toasts, widget_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from hostile import HostileServer
+from hostile import BANK_DOWN, HostileServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.loopback]
 
@@ -155,3 +155,46 @@ async def test_a_5000_character_job_id_does_not_flood_the_jobs_screen(make_app, 
         assert any("job_id" in message for _t, message, _s in toasts(app))
         assert len(app.desk.tracker) == 0  # refused at the boundary, never tracked
         assert "j" * 200 not in screen_text(app)
+
+
+@pytest.mark.parametrize("mode", ["error_200", "empty_200"])
+async def test_a_transactions_answer_of_200_without_its_list_is_a_failure_not_an_empty_list(
+    make_app, hostile, mode
+) -> None:
+    from accountdesk.tui.screens.transactions import TransactionsScreen
+
+    app = live_app(make_app, hostile(paths={"/accounts/user_x/transactions": mode}))
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot, api_key="k", api_secret="hostile-secret")
+        await open_account(pilot, "user_x")
+        await pilot.press("x")
+        await settle(pilot)
+        assert isinstance(app.screen, TransactionsScreen)
+        shown = screen_text(app)
+        assert "No transactions" not in shown
+        said = widget_text(app.screen.query_one("#transactions-message", Static), " ")
+        if mode == "error_200":
+            assert "Could not read transactions (AC-104)" in said and BANK_DOWN[:30] in said
+        else:
+            assert "Could not read transactions" in said and "missing" in said
+
+
+async def test_a_read_past_the_row_bound_keeps_its_rows_and_says_why_it_stopped(
+    make_app, hostile
+) -> None:
+    from accountdesk.tui.screens.transactions import TransactionsScreen
+
+    # 1 MiB: at most 8,192 rows (one per 128 bytes); 20,000 tiny rows are ~800 KB.
+    app = live_app(make_app, hostile("tiny_rows", tiny_rows=20_000), max_response_mb=1)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot, api_key="k", api_secret="hostile-secret")
+        await open_account(pilot, "user_x")
+        await pilot.press("x")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, TransactionsScreen) and screen.view is not None
+        assert len(screen.view.data) == 8_192
+        said = " ".join(widget_text(screen.query_one("#transactions-message", Static), " ").split())
+        assert "max_response_rows (8,192)" in said and "rows before are kept" in said
+        count = widget_text(screen.query_one("#transactions-count", Static), " ")
+        assert "the read stopped: not the whole list" in count

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     )
     from ._sanitise import sanitise_text
     from ._urls import normalise_base_url
-    from ._wire import ResponseTooLargeError
+    from ._wire import ResponseTooLargeError, StreamTooLargeError
     from .client import AccountDataClient
     from .errors import (
         ERROR_CLASSES,
@@ -120,6 +120,7 @@ _LAZY: dict[str, str] = {
     "sanitise_text": "._sanitise",
     "normalise_base_url": "._urls",
     "ResponseTooLargeError": "._wire",
+    "StreamTooLargeError": "._wire",
     "AccountDataClient": ".client",
     "ERROR_CLASSES": ".errors",
     "AccountBlockedError": ".errors",
@@ -221,6 +222,7 @@ __all__ = [
     "ScenarioUser",
     "SecretRegistry",
     "StreamInterruptedError",
+    "StreamTooLargeError",
     "TokenGrant",
     "Trainee",
     "TraineeBlock",

@@ -43,12 +43,16 @@ class TransactionColumns:
 
 
 class ColumnsError(ValueError):
-    """The body is not a transaction list; ``where`` names the field (``transactions.12.amount``)."""
+    """The body is not a transaction list; ``where`` names the field (``transactions.12.amount``).
 
-    def __init__(self, where: str, problem: str) -> None:
+    ``row``: the index of the bad row in the whole list, when a row is bad.
+    """
+
+    def __init__(self, where: str, problem: str, *, row: int | None = None) -> None:
         super().__init__(f"{where}: {problem}")
         self.where = where
         self.problem = problem
+        self.row = row
 
 
 _COMPACT: list[Any] = []

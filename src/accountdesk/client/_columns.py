@@ -19,8 +19,9 @@ as written (:mod:`._wire_rows`), and any amount that is not plain cents is
 read on its own (:mod:`.compact_amounts`), not its whole batch.
 Anything msgspec or those checks refuse (a wrong type, a lax form such as
 ``"pending": "yes"``, an amount with an exponent, a body that is not
-JSON) is parsed again by ``json.loads`` and checked row by row: slower, but
-it accepts what the model accepts and names the first bad value. One
+JSON) is parsed again by ``json.loads`` and checked row by row
+(:mod:`._checked_rows`): slower, but it accepts what the model accepts and
+names the first bad value. One
 difference is kept on purpose: msgspec skips fields it does not know
 without looking inside, so junk there (bytes that are not UTF-8, a
 5,000-digit number) does not refuse a body whose transactions are fine;
@@ -32,13 +33,16 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from decimal import Decimal, InvalidOperation
-from typing import Any, cast
+from typing import Any
 
 import msgspec
 
-from ._bounds import amount_from_wire, service_id_problem
+from ._bounds import service_id_problem
+from ._checked_rows import check_ids as _check_ids
+from ._checked_rows import fill_checked as _fill_checked
+from ._checked_rows import number_of_digits
 from ._column_types import ColumnsError, TransactionColumns, compact_module
 from ._gc import gc_paused
 from ._redact import SecretRegistry
@@ -62,11 +66,7 @@ __all__ = [
     "parse_transaction_columns",
 ]
 
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _DATES = re.compile(r"(?:[0-9]{4}-[0-9]{2}-[0-9]{2})*")
-# The text forms pydantic's lax bool accepts, so a body the model takes is taken here.
-_TRUE = frozenset({"1", "on", "t", "true", "y", "yes"})
-_FALSE = frozenset({"0", "off", "f", "false", "n", "no"})
 
 
 def _refuse_constant(name: str) -> Any:
@@ -79,7 +79,12 @@ def parse_transaction_columns(content: bytes) -> TransactionColumns:
     if columns is not None:
         return columns
     try:
-        body = json.loads(content, parse_float=Decimal, parse_constant=_refuse_constant)
+        body = json.loads(
+            content,
+            parse_float=Decimal,
+            parse_int=number_of_digits,
+            parse_constant=_refuse_constant,
+        )
     except RecursionError:
         raise ColumnsError("body", "JSON nested too deeply") from None
     except ValueError as exc:
@@ -259,110 +264,6 @@ def _none_as_empty(column: list[str | None]) -> list[str]:
     return ["" if value is None else value for value in column]
 
 
-def _fill_checked(columns: TransactionColumns, rows: list[Any], offset: int = 0) -> None:
-    # This path's columns are plain lists (_fill_rows), sanitised in place.
-    try:
-        _fill_rows(columns, rows, offset)
-    except ColumnsError:
-        # The ids of the rows before are checked as a column (below), so an
-        # earlier bad id is still the first problem reported.
-        _check_ids(cast(list[str], columns.transaction_ids), offset)
-        raise
-    _check_ids(cast(list[str], columns.transaction_ids), offset)
-    _make_inert(cast(list[str], columns.descriptions))
-    _make_inert(cast(list[str], columns.categories))
-
-
-def _fill_rows(columns: TransactionColumns, rows: list[Any], offset: int = 0) -> None:
-    ids: list[str] = []
-    dates: list[str] = []
-    amounts: list[Decimal] = []
-    descriptions: list[str] = []
-    categories: list[str] = []
-    pending: list[bool] = []
-    # The lists are the columns from the start: rows before a bad one are kept.
-    columns.transaction_ids, columns.dates, columns.amounts = ids, dates, amounts
-    columns.descriptions, columns.categories, columns.pending = descriptions, categories, pending
-    known_dates: set[str] = set()
-    # Appending bound methods: the loop runs 100,000 times.
-    add_id, add_date, add_amount = ids.append, dates.append, amounts.append
-    add_description, add_category, add_pending = (
-        descriptions.append,
-        categories.append,
-        pending.append,
-    )
-    for index, row in enumerate(rows, start=offset):
-        if type(row) is not dict:
-            raise ColumnsError(f"transactions.{index}", "not an object")
-        get = row.get
-        tid = get("transaction_id")
-        if type(tid) is not str or not 0 < len(tid) <= 256 or tid in {".", ".."} or tid.isspace():
-            raise ColumnsError(
-                f"transactions.{index}.transaction_id",
-                "not a string" if type(tid) is not str else service_id_problem(tid) or "invalid",
-            )
-        add_id(tid)
-        date = get("date")
-        if date is None:
-            add_date("")
-        elif type(date) is str and (date in known_dates or _real_date(date)):
-            known_dates.add(date)
-            add_date(date)
-        else:
-            raise ColumnsError(f"transactions.{index}.date", "not a YYYY-MM-DD date")
-        raw_amount = get("amount")
-        try:
-            add_amount(amount_from_wire(raw_amount))
-        except ValueError as exc:
-            problem = "missing" if raw_amount is None and "amount" not in row else str(exc)
-            raise ColumnsError(f"transactions.{index}.amount", problem) from None
-        description = get("description", "")
-        if type(description) is not str:
-            raise ColumnsError(f"transactions.{index}.description", "not a string")
-        add_description(description)
-        category = get("category")
-        if category is None:
-            add_category("")
-        elif type(category) is str:
-            add_category(category)
-        else:
-            raise ColumnsError(f"transactions.{index}.category", "not a string")
-        flag = get("pending", False)
-        if type(flag) is not bool:
-            flag = _lax_bool(flag, index)
-        add_pending(flag)
-
-
-def _real_date(text: str) -> bool:
-    # fromisoformat alone would also take "20260301" and "2026-W09-1".
-    if len(text) != 10 or text[4] != "-" or text[7] != "-" or not _DATE.fullmatch(text):
-        return False
-    try:
-        dt.date.fromisoformat(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _lax_bool(value: object, index: int) -> bool:
-    if type(value) is int and value in (0, 1):
-        return bool(value)
-    if isinstance(value, str) and value.lower() in _TRUE | _FALSE:
-        return value.lower() in _TRUE
-    raise ColumnsError(f"transactions.{index}.pending", "not true or false")
-
-
-def _check_ids(ids: list[str], offset: int = 0, joined: str | None = None) -> None:
-    if joined is None:
-        joined = "".join(ids)
-    # Non-ASCII ids may be too long once percent-encoded; controls are refused.
-    if not joined.isascii() or has_unsafe_characters(joined):
-        for index, tid in enumerate(ids, start=offset):
-            problem = service_id_problem(tid)
-            if problem is not None:
-                raise ColumnsError(f"transactions.{index}.transaction_id", problem)
-
-
 def _shared_texts(column: Sequence[str | None], compact: Any = None) -> Sequence[str]:
     """``column`` sanitised and bounded, None as "", each distinct text one shared string.
 
@@ -379,15 +280,6 @@ def _shared_texts(column: Sequence[str | None], compact: Any = None) -> Sequence
     }
     shared[None] = ""
     return list(map(shared.__getitem__, column))
-
-
-def _make_inert(column: list[str], text: Callable[[str], str] = service_text) -> None:
-    """Sanitise and bound a column in place, touching only the strings that need it."""
-    too_long = max(map(len, column), default=0) > MAX_TEXT_LENGTH
-    if not too_long and not has_unsafe_characters("".join(column)):
-        return
-    for index, value in enumerate(column):
-        column[index] = text(value)
 
 
 def columns_of(answer: AnswerLike, path: str, registry: SecretRegistry) -> TransactionColumns:

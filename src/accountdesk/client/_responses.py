@@ -22,10 +22,13 @@ from ._backoff import parse_retry_after
 from ._gc import gc_paused
 from ._redact import SecretRegistry, excerpt
 from ._wire import cut_frames
-from .errors import MalformedResponseError, error_class_for
+from .errors import ApiError, MalformedResponseError, error_class_for
 from .models import ServiceModel
 
 ModelT = TypeVar("ModelT", bound=ServiceModel)
+
+#: Bodies larger than this are parsed in a worker thread.
+PARSE_IN_THREAD_BYTES = 512 * 1024
 
 
 class AnswerLike(Protocol):
@@ -78,7 +81,7 @@ def _content_kind(answer: AnswerLike) -> str:
     return content_type or "no content type"
 
 
-def _envelope(answer: AnswerLike, registry: SecretRegistry | None) -> tuple[str, str] | str:
+def _envelope(answer: AnswerLike) -> tuple[str, str] | str:
     """(code, message) of an error envelope, or why the body is not one.
 
     A function of its own so that the decoded body (which may echo a token)
@@ -90,6 +93,11 @@ def _envelope(answer: AnswerLike, registry: SecretRegistry | None) -> tuple[str,
         body = load_json(answer.content)
     except ValueError:
         return f"not JSON ({_content_kind(answer)}) instead of an error envelope"
+    return envelope_parts(body)
+
+
+def envelope_parts(body: Any) -> tuple[str, str] | str:
+    """(code, message) of a decoded error envelope, or why ``body`` is not one."""
     error = body.get("error") if isinstance(body, dict) else None
     if not isinstance(error, dict):
         return "JSON without an error object"
@@ -98,9 +106,27 @@ def _envelope(answer: AnswerLike, registry: SecretRegistry | None) -> tuple[str,
         return "error object without an AC-nnn code"
     if not isinstance(message, str):
         return "error object without a message text"
+    return code, message
+
+
+def api_error(
+    status: int,
+    headers: httpx.Headers,
+    envelope: tuple[str, str],
+    method: str,
+    path: str,
+    registry: SecretRegistry | None,
+) -> ApiError:
+    """The :class:`ApiError` of an error envelope's ``(code, message)``."""
+    code, message = envelope
     # A service that echoes the token or secret back must not put it in an
     # exception's str (toasts, logs); catalogue texts hold no secret.
-    return code, registry.hide(message) if registry is not None else message
+    if registry is not None:
+        message = registry.hide(message)
+    retry_after = parse_retry_after(headers.get("Retry-After"), time.time())
+    return error_class_for(code)(
+        status, code, message, method=method, path=path, retry_after=retry_after
+    )
 
 
 def raise_for_error(
@@ -109,15 +135,12 @@ def raise_for_error(
     """Raise the error a non-2xx ``answer`` stands for; return on 2xx."""
     if answer.is_success:
         return
-    envelope = _envelope(answer, registry)
+    envelope = _envelope(answer)
     if isinstance(envelope, str):
         raise malformed(answer, envelope, method, path, registry)
-    code, message = envelope
+    error = api_error(answer.status_code, answer.headers, envelope, method, path, registry)
     del envelope
-    retry_after = parse_retry_after(answer.headers.get("Retry-After"), time.time())
-    raise error_class_for(code)(
-        answer.status_code, code, message, method=method, path=path, retry_after=retry_after
-    )
+    raise error
 
 
 def describe_validation_error(exc: ValidationError, model: type[ServiceModel]) -> str:

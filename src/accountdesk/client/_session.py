@@ -29,6 +29,7 @@ import httpx
 from pydantic import SecretStr
 
 from ._auth import TokenCache
+from ._bounds import max_rows_for
 from ._redact import LOGGER_NAME, SecretRegistry, redact
 from ._responses import service_code
 from ._retry import RetryPolicy, transport_reason
@@ -68,6 +69,7 @@ class Session:
         attempt_timeout: float,
         call_timeout: float,
         max_response_bytes: int,
+        max_response_rows: int | None,
         sleep: Sleep,
         monotonic: Callable[[], float],
     ) -> None:
@@ -78,6 +80,12 @@ class Session:
         self.attempt_timeout = attempt_timeout
         self.call_timeout = call_timeout
         self.max_response_bytes = max_response_bytes
+        if max_response_rows is None:  # one row per BYTES_PER_ROW of the cap
+            max_response_rows = max_rows_for(max_response_bytes)
+        if max_response_rows < 1:
+            raise ValueError("max_response_rows must be at least 1")
+        #: The most rows a streamed transactions read hands out.
+        self.max_response_rows = max_response_rows
         self._sleep = sleep
         self._monotonic = monotonic
 
@@ -181,6 +189,12 @@ class Session:
             path,
             content=None if body is None else body.encode(),
             headers=merged_headers(authorization, body, headers),
+            # A body read as it streams is bounded by the call's deadline (its
+            # reader's): httpx's per-read timeout ended a stalled one first,
+            # as a "network" failure that said nothing.
+            timeout=_without_read_timeout(self.http.timeout)
+            if keep_open
+            else httpx.USE_CLIENT_DEFAULT,
         )
         scope = asyncio.timeout(budget)
         try:
@@ -251,6 +265,10 @@ class Session:
         )
         await self._sleep(delay)
         return True
+
+
+def _without_read_timeout(timeout: httpx.Timeout) -> httpx.Timeout:
+    return httpx.Timeout(connect=timeout.connect, read=None, write=timeout.write, pool=timeout.pool)
 
 
 def _refuses_token(answer: Answer) -> bool:

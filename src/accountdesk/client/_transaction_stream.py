@@ -9,31 +9,40 @@ The same bounds as the whole read: the answer's status and error envelope
 are read the same way (token renewal, retries before the body starts), the
 body is refused past ``max_response_bytes`` and must arrive within the
 call's deadline; a bad row raises :class:`MalformedResponseError` naming it.
+A streamed read also stops past ``max_response_rows`` (the rows before it
+handed out), which bounds the memory its rows take (:mod:`._bounds`).
 What differs is what an interruption leaves: every batch before it was
-handed out and is good, and :class:`StreamInterruptedError` says after how
-many rows it stopped.
+handed out and is good, and :class:`StreamInterruptedError` (or, at the
+size cap, :class:`StreamTooLargeError`) says after how many rows it stopped.
+
+The whole read is here too (:func:`read_columns`), and both whole reads
+are held to the stream's rules for the body's top level
+(:func:`check_transactions_body`): one rule on every path.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import httpx
 
-from ._column_stream import BrokenBodyError, ColumnStream
-from ._columns import TransactionColumns
+from ._column_stream import BrokenBodyError, ColumnStream, ErrorEnvelope
+from ._columns import TransactionColumns, columns_of
 from ._redact import SecretRegistry, excerpt, redact
-from ._responses import raise_for_error
+from ._responses import PARSE_IN_THREAD_BYTES, AnswerLike, api_error, raise_for_error
 from ._sanitise import service_text
 from ._session import Session
-from ._wire import OpenAnswer, too_large, too_large_declared
-from .errors import MalformedResponseError, StreamInterruptedError
+from ._wire import (
+    OpenAnswer,
+    StreamTooLargeError,
+    too_large,
+    too_large_declared,
+    too_large_problem,
+)
+from .errors import AccountDataError, MalformedResponseError, StreamInterruptedError
 
-__all__ = ["stream_columns"]
-
-#: Bytes buffered at which a cut is checked in a worker thread, not on the loop.
-THREAD_BYTES = 256 * 1024
+__all__ = ["check_transactions_body", "read_columns", "stream_columns"]
 
 
 async def stream_columns(
@@ -46,8 +55,30 @@ async def stream_columns(
     raise_for_error(answer, method, path, registry)
     assert isinstance(answer, OpenAnswer)  # a 2xx is kept open
     response = answer.response
-    limit = session.max_response_bytes
+    limit, most = session.max_response_bytes, session.max_response_rows
     stream = ColumnStream()
+    handed = 0
+
+    def bounded(batches: list[TransactionColumns]) -> Iterator[TransactionColumns]:
+        """``batches`` up to the row bound, then the error that stops the read there."""
+        nonlocal handed
+        for batch in batches:
+            room = most - handed
+            if len(batch) > room:
+                if room:
+                    handed += room
+                    yield _head(batch, room)
+                problem = f"the answer has more rows than the client's max_response_rows ({most:,})"
+                raise StreamTooLargeError(
+                    response.status_code,
+                    problem,
+                    rows=handed,
+                    received=stream.received,
+                    method=method,
+                    path=path,
+                )
+            handed += len(batch)
+            yield batch
 
     def stopped(reason: str, why: str) -> StreamInterruptedError:
         return StreamInterruptedError(
@@ -76,33 +107,111 @@ async def stream_columns(
             except httpx.HTTPError as exc:
                 # httpx's text may quote server bytes: redacted, inert, short.
                 text = service_text(redact(str(exc).strip(), registries=[registry]), 300)
-                failure = ("network", f"the answer stopped ({type(exc).__name__}: {text})")
+                said = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+                failure = ("network", f"the answer stopped ({said})")
             if failure is not None:
                 # Every whole row that arrived is handed out; the error says where it stopped.
-                for batch in stream.feed(b"", force=True):
+                for batch in bounded(await asyncio.to_thread(stream.feed, b"", force=True)):
                     yield batch
                 raise stopped(*failure)
-            if stream.received + len(chunk) > limit:  # the batches before were handed out
-                raise too_large(response.status_code, limit, lambda: (method, path))
-            if stream.buffered + len(chunk) >= THREAD_BYTES:
-                batches = await asyncio.to_thread(stream.feed, chunk)
-            else:
-                batches = stream.feed(chunk)
-            for batch in batches:
+            if stream.received + len(chunk) > limit:
+                # As for a drop: every whole row within the cap is handed out.
+                within = chunk[: limit - stream.received]
+                for batch in bounded(await asyncio.to_thread(stream.feed, within, force=True)):
+                    yield batch
+                raise StreamTooLargeError(
+                    response.status_code,
+                    too_large_problem(limit),
+                    rows=stream.rows,
+                    received=stream.received,
+                    method=method,
+                    path=path,
+                )
+            if stream.buffered + len(chunk) < stream.wants:
+                stream.keep(chunk)  # nothing to parse yet: kept on the loop
+                continue
+            # Every parse in a worker thread: a hostile body can make any one
+            # of them slow, and the loop draws the UI.
+            for batch in bounded(await asyncio.to_thread(stream.feed, chunk)):
                 yield batch
-        for batch in stream.finish():
+        for batch in bounded(await asyncio.to_thread(stream.finish)):
             yield batch
     except BrokenBodyError as exc:
-        for batch in exc.batches:
+        for batch in bounded(exc.batches):
             yield batch
-        where = f"transactions.{exc.where}" if exc.where != "body" else "transactions"
-        kept = f"; the {stream.rows:,} rows before it are kept" if stream.rows else ""
-        raise MalformedResponseError(
-            response.status_code,
-            excerpt(stream.near(), registry),
-            problem=f"not a Transactions record ({where}: {exc.problem}){kept}",
-            method=method,
-            path=path,
-        ) from None
+        raise _refusal(exc, response, stream.near(), stream.rows, method, path, registry) from None
     finally:
         await response.aclose()
+
+
+def _head(batch: TransactionColumns, count: int) -> TransactionColumns:
+    """The first ``count`` rows of ``batch`` (its columns sliced, as lists)."""
+    return TransactionColumns(
+        user_id=batch.user_id,
+        currency=batch.currency,
+        transaction_ids=list(batch.transaction_ids[:count]),
+        dates=list(batch.dates[:count]),
+        amounts=list(batch.amounts[:count]),
+        descriptions=list(batch.descriptions[:count]),
+        categories=list(batch.categories[:count]),
+        pending=list(batch.pending[:count]),
+    )
+
+
+async def read_columns(session: Session, path: str, registry: SecretRegistry) -> TransactionColumns:
+    """The whole read at ``path``: read whole, parsed into columns, held to the stream's rules."""
+    method = "GET"
+    answer = await session.send(method, path, deadline=session.deadline())
+    raise_for_error(answer, method, path, registry)
+
+    def read() -> TransactionColumns:
+        columns = columns_of(answer, path, registry)
+        check_transactions_body(answer, method, path, registry)
+        return columns
+
+    if len(answer.content) > PARSE_IN_THREAD_BYTES:
+        return await asyncio.to_thread(read)  # (user_bulk's 14 MB: most of a second)
+    return read()
+
+
+def check_transactions_body(
+    answer: AnswerLike, method: str, path: str, registry: SecretRegistry
+) -> None:
+    """Hold a transactions body read whole to the stream's rules for its top level.
+
+    One rule on every read path: ``transactions`` present (an answer
+    without it is not an empty list) and sent once, an ``error`` member
+    that is the service's error envelope raised as that error. The rows
+    are stepped over here, not read again (the whole read reads them). Run
+    it once the body has parsed: a parse error says more.
+    """
+    stream = ColumnStream(rows=False)
+    try:
+        stream.feed(answer.content)
+        stream.finish()
+    except BrokenBodyError as exc:
+        raise _refusal(exc, answer, answer.content, 0, method, path, registry) from None
+
+
+def _refusal(
+    exc: BrokenBodyError,
+    answer: AnswerLike | httpx.Response,
+    near: bytes,
+    rows: int,
+    method: str,
+    path: str,
+    registry: SecretRegistry,
+) -> AccountDataError:
+    """The error of a body the stream refused (``rows``: handed out before it)."""
+    if isinstance(exc.error, ErrorEnvelope):
+        envelope = exc.error.envelope
+        return api_error(answer.status_code, answer.headers, envelope, method, path, registry)
+    where = f"transactions.{exc.where}" if exc.where != "body" else "transactions"
+    kept = f"; the {rows:,} rows before it are kept" if rows else ""
+    return MalformedResponseError(
+        answer.status_code,
+        excerpt(near, registry),
+        problem=f"not a Transactions record ({where}: {exc.problem}){kept}",
+        method=method,
+        path=path,
+    )

@@ -24,6 +24,7 @@ __all__ = [
     "JsonBody",
     "OpenAnswer",
     "ResponseTooLargeError",
+    "StreamTooLargeError",
     "cut_frames",
     "read_capped",
 ]
@@ -36,6 +37,24 @@ class ResponseTooLargeError(MalformedResponseError):
     """
 
     title = "Answer too large"
+
+
+class StreamTooLargeError(ResponseTooLargeError):
+    """A streamed answer stopped at the client's size cap, part way.
+
+    As with :class:`~accountdesk.client.StreamInterruptedError`, the batches
+    before it were handed out and stay good (every whole row that arrived
+    within the cap); ``rows`` says how many, ``received`` how many bytes of
+    the body were read.
+    """
+
+    def __init__(
+        self, status: int, problem: str, *, rows: int, received: int, method: str, path: str
+    ) -> None:
+        kept = f"{problem} after {rows:,} rows ({received:,} bytes); the rows before are kept"
+        super().__init__(status, "", problem=kept, method=method, path=path)
+        self.rows = rows
+        self.received = received
 
 
 class JsonBody:
@@ -152,12 +171,12 @@ def too_large(
 ) -> ResponseTooLargeError:
     method, path = describe()
     return ResponseTooLargeError(
-        status,
-        "",
-        problem=f"the answer is larger than {_size(limit)} (the client's max_response_bytes)",
-        method=method,
-        path=path,
+        status, "", problem=too_large_problem(limit), method=method, path=path
     )
+
+
+def too_large_problem(limit: int) -> str:
+    return f"the answer is larger than {_size(limit)} (the client's max_response_bytes)"
 
 
 def _size(count: int) -> str:

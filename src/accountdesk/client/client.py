@@ -15,17 +15,17 @@ from pydantic import SecretStr
 from accountdesk.contract import Endpoint, endpoints
 
 from ._auth import TokenCache
-from ._columns import TransactionColumns, columns_of
+from ._columns import TransactionColumns
 from ._paths import build_path
 from ._redact import LOGGER_NAME, SecretRegistry, install_logger_filter
-from ._responses import parse_large, parse_record, raise_for_error
+from ._responses import PARSE_IN_THREAD_BYTES, parse_large, parse_record, raise_for_error
 from ._retry import RetryPolicy
 from ._sandbox import SandboxControl
 from ._session import Session
 from ._token_answer import token_problem
-from ._transaction_stream import stream_columns
+from ._transaction_stream import check_transactions_body, read_columns, stream_columns
 from ._urls import normalise_base_url
-from ._wire import Deadline, JsonBody
+from ._wire import Answer, Deadline, JsonBody
 from .errors import JobWatchTimeout, MalformedResponseError
 from .models import (
     Account,
@@ -51,8 +51,6 @@ ATTEMPT_TIMEOUT = 10.0
 CALL_TIMEOUT = 25.0
 #: Default cap on a decoded answer body: user_bulk's ~14 MB with room to spare.
 MAX_RESPONSE_BYTES = 64 * 2**20
-#: Bodies larger than this are parsed in a worker thread.
-PARSE_IN_THREAD_BYTES = 512 * 1024
 
 
 def _as_secret(value: str | SecretStr) -> SecretStr:
@@ -86,7 +84,8 @@ class AccountDataClient:
     retried per :class:`~accountdesk.client.RetryPolicy`. Every failure
     raises an :class:`~accountdesk.client.AccountDataError`.
 
-    Deadlines: ``timeout`` is httpx's, per connect and per read;
+    Deadlines: ``timeout`` is httpx's, per connect and per read (not per
+    read of a streamed body, which the call's deadline bounds);
     ``attempt_timeout`` (default 10 s) bounds one whole attempt (connect,
     send, read the whole body), so a server dripping a byte a second cannot
     hold a call; ``call_timeout`` (default 25 s) bounds a whole call, token
@@ -94,7 +93,8 @@ class AccountDataClient:
     :class:`~accountdesk.client.TransportError` with reason ``"timeout"``.
     ``max_response_bytes`` (default 64 MiB) caps a decoded body; past it the
     connection is closed and :class:`~accountdesk.client.ResponseTooLargeError`
-    raised.
+    raised. ``max_response_rows`` bounds a streamed transactions read the
+    same way (default: one row per 128 bytes of the cap, 524,288 at 64 MiB).
 
     Secrets: ``api_key`` and ``api_secret`` may be ``str`` or ``SecretStr``;
     the client keeps them, and every token, as ``SecretStr``, and its
@@ -117,6 +117,7 @@ class AccountDataClient:
         attempt_timeout: float = ATTEMPT_TIMEOUT,
         call_timeout: float = CALL_TIMEOUT,
         max_response_bytes: int = MAX_RESPONSE_BYTES,
+        max_response_rows: int | None = None,
         max_attempts: int = 3,
         backoff_base: float = 0.1,
         backoff_cap: float = 2.0,
@@ -169,6 +170,7 @@ class AccountDataClient:
             attempt_timeout=attempt_timeout,
             call_timeout=call_timeout,
             max_response_bytes=max_response_bytes,
+            max_response_rows=max_response_rows,
             sleep=sleep,
             monotonic=monotonic,
         )
@@ -267,8 +269,14 @@ class AccountDataClient:
         return await self._call(endpoints.TRANSACTIONS_START, Job, user_id=user_id)
 
     async def get_transactions(self, user_id: str) -> Transactions:
-        """``GET /accounts/{user_id}/transactions``: every transaction, newest first."""
-        return await self._call(endpoints.TRANSACTIONS_READ, Transactions, user_id=user_id)
+        """``GET /accounts/{user_id}/transactions``: every transaction, newest first.
+
+        The streamed read's rules hold: a list missing or sent twice is
+        malformed; the service's error envelope, even with HTTP 200, its error.
+        """
+        return await self._call(
+            endpoints.TRANSACTIONS_READ, Transactions, user_id=user_id, then=check_transactions_body
+        )
 
     async def get_transaction_columns(self, user_id: str) -> TransactionColumns:
         """``GET /accounts/{user_id}/transactions`` as columns, for large lists.
@@ -279,13 +287,8 @@ class AccountDataClient:
         raises :class:`~accountdesk.client.MalformedResponseError` naming it
         (``transactions.12.amount``).
         """
-        endpoint = endpoints.TRANSACTIONS_READ
-        path = build_path(endpoint, user_id=user_id)
-        answer = await self._session.send(endpoint.method, path, deadline=self._session.deadline())
-        raise_for_error(answer, endpoint.method, path, self._registry)
-        if len(answer.content) > PARSE_IN_THREAD_BYTES:
-            return await asyncio.to_thread(columns_of, answer, path, self._registry)
-        return columns_of(answer, path, self._registry)
+        path = build_path(endpoints.TRANSACTIONS_READ, user_id=user_id)
+        return await read_columns(self._session, path, self._registry)
 
     def stream_transaction_columns(self, user_id: str) -> AsyncIterator[TransactionColumns]:
         """``GET /accounts/{user_id}/transactions`` as batches of columns, as they arrive.
@@ -358,20 +361,27 @@ class AccountDataClient:
         model: type[ModelT],
         *,
         body: JsonBody | None = None,
+        then: Callable[[Answer, str, str, SecretRegistry], None] | None = None,
         **params: str,
     ) -> ModelT:
-        path = build_path(endpoint, **params)
+        """One call's record; ``then``: a further check of the answer once it has parsed."""
+        method, path = endpoint.method, build_path(endpoint, **params)
         answer = await self._session.send(
-            endpoint.method, path, body=body, deadline=self._session.deadline()
+            method, path, body=body, deadline=self._session.deadline()
         )
-        raise_for_error(answer, endpoint.method, path, self._registry)
+        raise_for_error(answer, method, path, self._registry)
+
+        def parsed(parse: Callable[..., ModelT]) -> ModelT:
+            record = parse(answer, model, method, path, self._registry)
+            if then is not None:
+                then(answer, method, path, self._registry)
+            return record
+
         if len(answer.content) > PARSE_IN_THREAD_BYTES:
             # Parsing user_bulk's 14 MB takes most of a second: off the event
             # loop, so a UI driving this client keeps painting meanwhile.
-            return await asyncio.to_thread(
-                parse_large, answer, model, endpoint.method, path, self._registry
-            )
-        return parse_record(answer, model, endpoint.method, path, self._registry)
+            return await asyncio.to_thread(parsed, parse_large)
+        return parsed(parse_record)
 
     async def _fetch_token(self, deadline: Deadline) -> TokenGrant:
         method, path = endpoints.TOKEN.method, endpoints.TOKEN.path

@@ -61,12 +61,15 @@ class TransactionRead:
         self._going = asyncio.Event()
         self._going.set()
         self._hold_ends: asyncio.TimerHandle | None = None
-        self._task = asyncio.get_running_loop().create_task(
+        self._task: asyncio.Task[None] | None = asyncio.get_running_loop().create_task(
             self._run(client), name=f"read transactions of {user_id}"
         )
+        self._task.add_done_callback(self._task_ended)
 
     #: :meth:`cancel` was called.
     _stopped = False
+    #: The task ended cancelled (once it has ended).
+    _task_cancelled = False
 
     @property
     def cancelled(self) -> bool:
@@ -74,11 +77,22 @@ class TransactionRead:
         # Not the task's cancelling(): an asyncio.timeout inside the client
         # cancels this task for a moment too, and undoes it (a follower that
         # looked then gave up on a healthy read: the screen showed no rows).
-        return self._stopped or self._task.cancelled()
+        task_cancelled = self._task.cancelled() if self._task is not None else self._task_cancelled
+        return self._stopped or task_cancelled
 
     def on_done(self, callback: Callable[[TransactionRead], None]) -> None:
         """Call ``callback(self)`` once the read has ended, however it ended."""
-        self._task.add_done_callback(lambda _task: callback(self))
+        if self._task is None:
+            asyncio.get_running_loop().call_soon(callback, self)
+        else:
+            self._task.add_done_callback(lambda _task: callback(self))
+
+    def _task_ended(self, task: asyncio.Task[None]) -> None:
+        # A task cancelled keeps its CancelledError, whose frames hold this
+        # read and its rows: a cycle that only a full collection frees (the
+        # app held 520 MB after a stopped read). The task is not kept.
+        self._task_cancelled = task.cancelled()
+        self._task = None
 
     def hold(self, at_most: float) -> None:
         """Read and append no further batch until :meth:`release`, for ``at_most`` seconds at most.
@@ -108,7 +122,7 @@ class TransactionRead:
 
     def cancel(self) -> None:
         """Stop the read (its rows so far stay in ``data``); nothing if it has ended."""
-        if not self.done:
+        if not self.done and self._task is not None:
             self._stopped = True
             self._task.cancel()
 
@@ -136,7 +150,9 @@ class TransactionRead:
             self.error = asyncio.CancelledError()
             raise
         except Exception as error:  # noqa: BLE001 (handed to the follower, raised there)
-            self.error = error
+            # Kept without the frames it came through: they hold this read
+            # and its rows, a cycle only a full collection would free.
+            self.error = _without_frames(error)
         finally:
             self.done = True
             self.release()
@@ -173,4 +189,17 @@ class TransactionRead:
         if isinstance(self.error, asyncio.CancelledError):
             raise asyncio.CancelledError
         if self.error is not None:
+            # (Its traceback will hold this frame and the follower's: a
+            # follower that keeps the error drops it, as the screen does.)
             raise self.error
+
+
+def _without_frames(error: BaseException) -> BaseException:
+    """``error`` and each exception it was raised from or during, without their tracebacks."""
+    seen: set[int] = set()
+    linked: BaseException | None = error
+    while linked is not None and id(linked) not in seen:
+        seen.add(id(linked))
+        linked.__traceback__ = None
+        linked = linked.__cause__ or linked.__context__
+    return error

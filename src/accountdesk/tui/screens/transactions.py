@@ -157,7 +157,7 @@ transactions job on the account screen first if the list is empty.
                 return  # Back before this screen was mounted: it is going away
             # Started on the key press (open_transactions): its first rows may be in.
             self.query_one(TransactionTable).loading = True
-            self._load(self.read)
+            self._load()
         else:
             self.action_reload()
 
@@ -165,6 +165,10 @@ transactions job on the account screen first if the list is empty.
         # Back (even before the screen was mounted): nobody reads on for nothing.
         if self.read is not None:
             self.read.cancel()
+        # A screen's widgets point at each other: Textual's gone screen waits
+        # for a full collection, which may not come for minutes. The rows of
+        # a read not cached (stopped part way) go now, with the last reference.
+        self.read = self.view = self._arriving = self._indexing = self._early = None
 
     # -- loading ---------------------------------------------------------
 
@@ -179,10 +183,14 @@ transactions job on the account screen first if the list is empty.
             self.read.cancel()
         self.read = self.desk.start_transaction_read(self.user_id)
         self.reading = True
-        self._load(self.read)
+        self._load()
 
     @work(exclusive=True, exit_on_error=False, group="transactions", name="get_transactions")
-    async def _load(self, read: TransactionRead) -> None:
+    async def _load(self) -> None:
+        """Follow ``self.read`` (not an argument: a worker keeps its arguments, the read's rows)."""
+        read = self.read
+        if read is None:
+            return
         data: TransactionData | None = None
         told = 0.0
         try:
@@ -194,6 +202,9 @@ transactions job on the account screen first if the list is empty.
                     self.post_message(TransactionsArrived(data))
                     told = time.monotonic()
         except AccountDataError as error:
+            # Its frames (this one, the read's) hold the rows and the read, in
+            # a cycle with the read: they go, the error is all that is shown.
+            error.__traceback__ = None
             if data is not None:  # the rows that came stay, with where the read stopped
                 await self._ready(data)
                 self.post_message(TransactionsArrived(data))

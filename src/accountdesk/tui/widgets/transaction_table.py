@@ -116,6 +116,11 @@ class TransactionTable(ScrollView, can_focus=True):
         #: Drawn under the header while the view has no rows ("" draws nothing).
         self.empty_text = ""
 
+    def on_unmount(self) -> None:
+        # Not kept by a gone screen's widgets until a full collection: the rows.
+        self.view = TransactionView.from_rows([])
+        self._frame = self._painted = None
+
     def has_painted(self, view: TransactionView) -> bool:
         """Whether ``view`` has been drawn (its first page is on screen)."""
         return self._painted is view
