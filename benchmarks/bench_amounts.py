@@ -4,7 +4,7 @@ The contract does not show how a service writes an amount. The usual body
 has decimal text with two places (``"-12.50"``); a service may write JSON
 numbers (``-12.5``), or text without the zeros (``"-12.5"``, ``"7"``). Each
 variant of user_bulk's 100,000 rows is fed to the client's
-:class:`~accountdesk.client._column_stream.ColumnStream` in 568 KB chunks
+:class:`~accountdesk.client.transactions.stream.ColumnStream` in 568 KB chunks
 (what the embedded transport hands it), rounds alternating with the usual
 body, the floor. Target 1.5x: before each amount was judged on its own, a
 batch with one unusual amount was read row by row through ``Decimal`` (2.3x)
@@ -17,8 +17,8 @@ import datetime as dt
 import re
 import time
 
-from accountdesk.client._column_stream import ColumnStream
 from accountdesk.client._gc import gc_paused
+from accountdesk.client.transactions.stream import ColumnStream
 from accountdesk.sandbox import records
 from accountdesk.sandbox.scenarios import shipped_scenarios
 

@@ -167,7 +167,10 @@ PARTS = {
 
 
 #: Modules a part imports only when their own extra is installed (else it goes without).
-OPTIONAL_MODULES = {"client/compact_columns.py": "arrays", "client/compact_amounts.py": "arrays"}
+OPTIONAL_MODULES = {
+    "client/transactions/arrays.py": "arrays",
+    "client/transactions/amounts.py": "arrays",
+}
 
 
 def test_each_part_imports_only_what_its_install_brings() -> None:

@@ -1,9 +1,9 @@
 """Benchmark: user_bulk's transactions (100,000 rows, ~14 MB) read three ways.
 
 A/B/C alternating within one run, several rounds, median and best of each:
-plain ``json.loads`` (the floor), :func:`parse_transaction_columns`
-(``get_transaction_columns``, collector paused as the client does), and the
-pydantic models (``get_transactions``). Prints figures, asserts nothing::
+plain ``json.loads`` (the floor), the columns the stream makes of it
+(``stream_transaction_columns``: a :class:`ColumnStream` fed the whole body,
+every batch), and the pydantic models (``get_transactions``). Prints figures, asserts nothing::
 
     .venv/bin/python tests/client/bench_columns.py
 """
@@ -16,9 +16,9 @@ import statistics
 import time
 from collections.abc import Callable
 
-from accountdesk.client._columns import parse_transaction_columns
 from accountdesk.client._gc import gc_paused
 from accountdesk.client.models import Transactions
+from accountdesk.client.transactions.stream import ColumnStream
 from accountdesk.sandbox.records import transactions_json
 from accountdesk.sandbox.scenarios import SCENARIO_USERS
 
@@ -30,8 +30,8 @@ def main() -> None:
     print(f"body: {len(body) / 1e6:.1f} MB, {len(json.loads(body)['transactions'])} rows")
 
     def columns() -> object:
-        with gc_paused():
-            return parse_transaction_columns(body)
+        stream = ColumnStream()
+        return [*stream.feed(body), *stream.finish()]
 
     def models() -> object:
         with gc_paused():

@@ -1,4 +1,4 @@
-"""get_transaction_columns: the model's rules, column by column, and the first bad row named."""
+"""Transactions read as columns (the stream, collected): the model's rules, column by column, and the first bad row named."""
 
 from __future__ import annotations
 
@@ -8,14 +8,19 @@ from decimal import Decimal
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 from client_fakes import FakeService, make_client
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from accountdesk.client import MalformedResponseError, TransactionColumns, Transactions
-from accountdesk.client import _columns as columns_module
-from accountdesk.client._column_stream import ColumnStream
+from accountdesk.client.transactions import batch as batch_module
+from accountdesk.client.transactions import fill as columns_module
+from accountdesk.client.transactions.checked import fill_checked
+from accountdesk.client.transactions.stream import ColumnStream
+from accountdesk.client.transactions.wire import RAW_ROWS, ROWS, decode_typed
+from transaction_bodies import collect
 
 pytestmark = pytest.mark.anyio
 
@@ -40,7 +45,27 @@ async def _columns(body: Any) -> TransactionColumns:
     content = body if isinstance(body, bytes) else json.dumps(body).encode()
     service = FakeService(lambda request: httpx.Response(200, content=content))
     async with make_client(service) as client:
-        return await client.get_transaction_columns("user_good")
+        return await collect(client, "user_good")
+
+
+def _typed_columns(content: bytes) -> TransactionColumns | None:
+    """A batch's typed path (msgspec, then each column checked whole) over a body's rows.
+
+    None: the batch hands its rows to the row-by-row path (:mod:`.checked`).
+    """
+    start = content.index(b"[", content.index(b'"transactions"'))
+    try:
+        rows = decode_typed(content[start : content.rindex(b"]") + 1], ROWS, RAW_ROWS)
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        return None
+    if rows is None:
+        return None
+    try:
+        top = json.loads(content)
+    except ValueError:
+        top = {}
+    columns = TransactionColumns(user_id=top.get("user_id"), currency=top.get("currency"))
+    return columns if columns_module._fill_from_rows(columns, rows) else None
 
 
 async def test_columns_hold_each_field_in_row_order() -> None:
@@ -103,7 +128,7 @@ async def test_the_first_bad_row_is_named(row: Any, where: str) -> None:
     ("body", "where"),
     [
         (b"[]", "not a JSON object"),
-        (b"{", "not JSON"),
+        (b"{", "the body ends early"),
         (b'{"transactions": {}}', "transactions.transactions: not a list"),
         (b'{"transactions": [{"transaction_id": "t", "amount": NaN}]}', "not a number JSON"),
         (b'{"user_id": "..", "transactions": []}', "transactions.user_id"),
@@ -121,17 +146,17 @@ async def test_large_bodies_are_parsed_off_the_loop_with_the_collector_paused(
     import gc
 
     seen: list[tuple[bool, bool]] = []
-    real = columns_module.parse_transaction_columns
+    real = batch_module.decode_typed
 
-    def recording(content: bytes) -> TransactionColumns:
+    def recording(content: bytes, usual: Any, raw: Any) -> Any:
         seen.append((threading.current_thread() is threading.main_thread(), gc.isenabled()))
-        return real(content)
+        return real(content, usual, raw)
 
-    monkeypatch.setattr(columns_module, "parse_transaction_columns", recording)
-    rows = [_row(n) for n in range(6000)]  # over 512 KB
+    monkeypatch.setattr(batch_module, "decode_typed", recording)  # each batch's decode
+    rows = [_row(n) for n in range(6000)]  # over 512 KB: batches cut as it arrives
     columns = await _columns(_body(*rows))
     assert len(columns) == 6000
-    assert seen == [(False, False)] and gc.isenabled()
+    assert seen and set(seen) == {(False, False)} and gc.isenabled()
 
 
 # -- the typed decoder (msgspec) and the row-by-row path agree -----------------
@@ -140,7 +165,7 @@ async def test_large_bodies_are_parsed_off_the_loop_with_the_collector_paused(
 def _row_by_row(content: bytes) -> TransactionColumns:
     body = json.loads(content)
     columns = TransactionColumns(user_id=body.get("user_id"), currency=body.get("currency"))
-    columns_module._fill_checked(columns, body["transactions"])
+    fill_checked(columns, body["transactions"])
     return columns
 
 
@@ -162,7 +187,7 @@ async def test_the_typed_decoder_gives_what_the_row_by_row_path_gives(
     rows: list[dict[str, Any]],
 ) -> None:
     content = json.dumps(_body(*rows)).encode()
-    typed = columns_module._typed_columns(content)
+    typed = _typed_columns(content)
     assert typed is not None
     assert typed == _row_by_row(content)
 
@@ -189,7 +214,7 @@ async def test_the_typed_decoder_gives_what_the_row_by_row_path_gives(
 )
 async def test_what_the_typed_decoder_refuses_goes_row_by_row(row: dict[str, Any]) -> None:
     content = json.dumps(_body(_row(0), row)).encode()
-    assert columns_module._typed_columns(content) is None
+    assert _typed_columns(content) is None
 
 
 async def test_amounts_written_as_numbers_keep_the_form_they_were_written_in() -> None:
@@ -199,7 +224,7 @@ async def test_amounts_written_as_numbers_keep_the_form_they_were_written_in() -
         f'{{"transaction_id":"t{n}","amount":{text}}}' for n, text in enumerate(numbers)
     )
     content = f'{{"transactions":[{rows}]}}'.encode()
-    typed = columns_module._typed_columns(content)
+    typed = _typed_columns(content)
     assert typed is not None
     assert [str(amount) for amount in typed.amounts] == [
         "12.50",
@@ -222,7 +247,7 @@ def test_ids_checked_as_one_joined_text_agree_with_the_row_by_row_path(ids: list
     # The typed path checks the ids joined (spaces, dots) and looks at each
     # only when the joined text says it may need to: same answer either way.
     content = json.dumps(_body(*(_row(n, transaction_id=tid) for n, tid in enumerate(ids))))
-    typed = _outcome(columns_module._typed_columns, content.encode())
+    typed = _outcome(_typed_columns, content.encode())
     expected = _outcome(_row_by_row, content.encode())
     # None: the typed path hands the body to the row-by-row path.
     assert typed is None or typed == expected
@@ -244,7 +269,7 @@ async def test_a_lax_body_the_typed_decoder_refuses_is_still_read() -> None:
 async def test_dates_that_only_line_up_when_joined_are_refused() -> None:
     # 9 + 11 characters join into two good-looking dates.
     content = json.dumps(_body(_row(1, date="2026-03-0"), _row(2, date="12026-03-01"))).encode()
-    assert columns_module._typed_columns(content) is None
+    assert _typed_columns(content) is None
     with pytest.raises(MalformedResponseError, match=r"transactions\.0\.date"):
         await _columns(content)
 
@@ -252,7 +277,7 @@ async def test_dates_that_only_line_up_when_joined_are_refused() -> None:
 async def test_bytes_that_are_not_utf8_are_malformed_not_a_crash() -> None:
     # msgspec raises UnicodeDecodeError here; the client must still say "malformed".
     content = b'{"transactions":[{"transaction_id":"t1","amount":"1","description":"a\xffb"}]}'
-    assert columns_module._typed_columns(content) is None
+    assert _typed_columns(content) is None
     with pytest.raises(MalformedResponseError, match="not JSON"):
         await _columns(content)
 
@@ -261,14 +286,13 @@ async def test_a_surrogate_written_as_bytes_is_read_and_made_visible() -> None:
     content = (
         b'{"transactions":[{"transaction_id":"t1","amount":"1","description":"a\xed\xa0\x80b"}]}'
     )
-    assert columns_module._typed_columns(content) is None
+    assert _typed_columns(content) is None
     columns = await _columns(content)
     assert columns.descriptions == ["a\ufffdb"]
 
 
 async def test_nesting_too_deep_for_msgspec_is_named_not_a_crash() -> None:
     content = b'{"x":' + b"[" * 1200 + b"]" * 1200 + b', "transactions":[]}'
-    assert columns_module._typed_columns(content) is None
     with pytest.raises(MalformedResponseError, match="nested too deeply"):
         await _columns(content)
 
@@ -280,7 +304,7 @@ def test_repeated_texts_are_held_once_however_many_rows_name_them() -> None:
         for n in range(6)
     ]
     rows.append(_row(6, category=None, date=None))
-    columns = columns_module._typed_columns(json.dumps(_body(*rows)).encode())
+    columns = _typed_columns(json.dumps(_body(*rows)).encode())
     assert columns is not None
     assert columns.descriptions[0] == "Shop 0\u241b[2J"  # sanitised, in every row
     for column in (columns.descriptions, columns.categories):
@@ -304,5 +328,5 @@ def test_repeated_texts_are_held_once_however_many_rows_name_them() -> None:
 def test_shared_texts_give_the_row_by_row_path_s_columns(texts: list[Any]) -> None:
     rows = [_row(n, description=d, category=c, date=day) for n, (d, c, day) in enumerate(texts)]
     content = json.dumps(_body(*rows)).encode()
-    typed = columns_module._typed_columns(content)
+    typed = _typed_columns(content)
     assert typed is not None and typed == _row_by_row(content)

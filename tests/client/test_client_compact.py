@@ -12,8 +12,10 @@ from hidden_packages import environment_without
 _READ = """
 import json, sys
 from decimal import Decimal
-from accountdesk.client._columns import parse_transaction_columns
-columns = parse_transaction_columns(sys.stdin.buffer.read())
+from accountdesk.client.transactions.stream import ColumnStream
+content = sys.stdin.buffer.read()
+stream = ColumnStream(first_batch_bytes=len(content) + 1)  # one batch: the whole body
+(columns,) = [*stream.feed(content), *stream.finish()]
 print(json.dumps({
     "numpy": "numpy" in sys.modules,
     "types": sorted({type(c).__name__ for c in (columns.transaction_ids, columns.dates,

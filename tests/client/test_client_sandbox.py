@@ -30,6 +30,7 @@ from accountdesk.client import (
 )
 from accountdesk.contract import ERRORS, endpoints
 from accountdesk.sandbox import SCENARIO_USERS, FrozenClock, create_app
+from transaction_bodies import collect
 
 START = dt.datetime(2026, 3, 2, 12, 0, tzinfo=dt.UTC)
 
@@ -313,7 +314,7 @@ async def test_bulk_transactions_parse(
     dates = [t.date for t in transactions.transactions[:100]]
     assert dates == sorted(dates, reverse=True)  # newest first
 
-    columns = await client.get_transaction_columns("user_bulk")
+    columns = await collect(client, "user_bulk")  # the stream, collected
     # The same rows, the same values, whichever way they were read.
     assert len(columns) == 100_000 and columns.user_id == "user_bulk"
     assert columns.currency == transactions.currency

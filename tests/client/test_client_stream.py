@@ -20,8 +20,9 @@ from accountdesk.client import (
     StreamInterruptedError,
     TransactionColumns,
 )
-from accountdesk.client import _column_stream as stream_module
+from accountdesk.client.transactions import stream as stream_module
 from loopback_server import serve_app
+from transaction_bodies import collect
 
 pytestmark = pytest.mark.anyio
 
@@ -62,7 +63,7 @@ def _joined(batches: list[TransactionColumns]) -> dict[str, list[Any]]:
 async def _whole(content: bytes) -> TransactionColumns:
     service = FakeService(lambda request: httpx.Response(200, content=content))
     async with make_client(service) as client:
-        return await client.get_transaction_columns("user_good")
+        return await collect(client, "user_good")
 
 
 _BODIES = [

@@ -21,7 +21,7 @@ from accountdesk.client import (
     StreamInterruptedError,
     TransactionColumns,
 )
-from accountdesk.client._column_stream import ColumnStream
+from accountdesk.client.transactions.stream import ColumnStream
 from loopback_server import serve_app
 
 pytestmark = pytest.mark.anyio

@@ -26,17 +26,11 @@ async def _stream(client: AccountDataClient) -> int:
     return sum([len(batch) async for batch in client.stream_transaction_columns("user_good")])
 
 
-async def _columns(client: AccountDataClient) -> int:
-    return len(await client.get_transaction_columns("user_good"))
-
-
 async def _records(client: AccountDataClient) -> int:
     return len(await client.get_transactions("user_good"))
 
 
-READS = pytest.mark.parametrize(
-    "read", [_stream, _columns, _records], ids=["stream", "columns", "records"]
-)
+READS = pytest.mark.parametrize("read", [_stream, _records], ids=["stream", "records"])
 
 
 def _answering(content: bytes, status: int = 200) -> FakeService:
@@ -93,7 +87,7 @@ _DEEP = "[" * 5000 + "]" * 5000
 
 # (get_transactions is pydantic's parse, which names these itself: "number out
 # of range", "recursion limit exceeded".)
-@pytest.mark.parametrize("read", [_stream, _columns], ids=["stream", "columns"])
+@pytest.mark.parametrize("read", [_stream], ids=["stream"])
 @pytest.mark.parametrize(
     ("content", "problem"),
     [

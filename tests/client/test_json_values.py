@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from accountdesk.client._json_values import ValueProblem, value_end
+from accountdesk.client.transactions.json_values import ValueProblem, value_end
 
 
 def test_msgspec_still_says_where_the_bytes_after_a_value_start() -> None:

@@ -13,6 +13,7 @@ from accountdesk.core.desk import Desk
 from accountdesk.core.paths import AppDirs
 from accountdesk.core.settings import Settings
 from accountdesk.sandbox import FrozenClock, create_app, engine
+from transaction_bodies import read_whole
 
 pytestmark = pytest.mark.anyio
 START = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.UTC)
@@ -38,7 +39,7 @@ async def test_the_embedded_sandbox_builds_the_answer_ahead_and_the_read_gets_it
         assert _built(transport) == set()
         await desk.prepare_transactions("user_bulk")
         assert _built(transport) == {"user_bulk"}  # before any read
-        data = await desk.load_transactions("user_bulk")
+        data = await read_whole(desk, "user_bulk")
         assert len(data) == 2_000 and _built(transport) == {"user_bulk"}
     finally:
         await desk.close()

@@ -26,6 +26,7 @@ from accountdesk.core.desk import Desk
 from accountdesk.core.paths import AppDirs
 from accountdesk.core.settings import Settings
 from accountdesk.sandbox import FrozenClock, create_app
+from transaction_bodies import read_whole
 
 pytestmark = pytest.mark.anyio
 START = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.UTC)
@@ -76,7 +77,7 @@ async def test_two_keys_one_data_folder_nothing_seen_across_nothing_lost(
     mfa_job = await alice.client.refresh_balance("user_mfa")
     alice.track_job(mfa_job, "user_mfa")
     alice.recents.add("user_mfa")
-    await alice.load_transactions("user_good")
+    await read_whole(alice, "user_good")
 
     # Bob signs in on the same machine account while alice is still signed in.
     bob, bob_wire = desk_on(room, dirs)
@@ -118,11 +119,11 @@ async def test_two_keys_one_data_folder_nothing_seen_across_nothing_lost(
 async def test_cached_transactions_are_the_keys_own(room: Any, dirs: AppDirs) -> None:
     desk, _ = desk_on(room, dirs)
     await desk.sign_in("trainee_alice", SECRET)
-    first = await desk.load_transactions("user_good")
+    first = await read_whole(desk, "user_good")
     assert desk.cached_transactions("user_good") is first
     await desk.sign_in("trainee_bob", SECRET)  # another key, no sign-out between
     assert desk.cached_transactions("user_good") is None
-    assert await desk.load_transactions("user_good") is not first
+    assert await read_whole(desk, "user_good") is not first
     await desk.close()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from decimal import Decimal
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from accountdesk.core.paths import AppDirs
 from accountdesk.core.settings import load_settings
 from accountdesk.core.transaction_cache import TransactionCache, TransactionKey
 from accountdesk.core.transactions import TransactionData, TransactionRow
+from transaction_bodies import read_whole
 
 
 def data(rows: int) -> TransactionData:
@@ -109,37 +111,46 @@ async def test_desk_reads_each_user_once_per_session(tmp_path: Path) -> None:
     service = CountingService()
     desk = make_desk(tmp_path, service)
     await desk.sign_in("key", SecretStr("secret"))
-    first = await desk.load_transactions("u1")
-    assert await desk.load_transactions("u1") is first
-    other = await desk.load_transactions("u2")
+    first = await read_whole(desk, "u1")
+    assert desk.cached_transactions("u1") is first  # a screen opened again reads nothing
+    other = await read_whole(desk, "u2")
     assert service.reads == ["u1", "u2"] and other is not first
-    reloaded = await desk.load_transactions("u1", reload=True)
+    reloaded = await read_whole(desk, "u1")  # `l` on the screen: read afresh
     assert service.reads == ["u1", "u2", "u1"] and reloaded is not first
-    assert await desk.load_transactions("u1") is reloaded  # the reload replaced it
+    assert desk.cached_transactions("u1") is reloaded  # the reload replaced it
     assert reloaded.currency == "EUR" and reloaded.row(0).description == "Bakery"
     await desk.sign_out()
     assert len(desk.transactions) == 0
     await desk.sign_in("key", SecretStr("secret"))
-    await desk.load_transactions("u1")
+    assert desk.cached_transactions("u1") is None
+    await read_whole(desk, "u1")
     assert service.reads == ["u1", "u2", "u1", "u1"]
     await desk.close()
 
 
 @pytest.mark.anyio
-async def test_a_read_that_ends_after_sign_out_is_not_kept(tmp_path: Path) -> None:
+async def test_a_read_that_ends_after_signing_in_again_is_not_kept(tmp_path: Path) -> None:
+    # Signing out stops every read; signing in again (another key) does not:
+    # a read of the session before that ends unseen by the new one.
     service = CountingService()
     desk = make_desk(tmp_path, service)
     await desk.sign_in("key", SecretStr("secret"))
-    original = desk.client.get_transaction_columns
+    original = desk.client.stream_transaction_columns
+    signed_in_again = asyncio.Event()
 
-    async def sign_out_midway(user_id: str):  # type: ignore[no-untyped-def]
-        answer = await original(user_id)
-        await desk.sign_out()
-        return answer
+    async def ends_later(user_id: str):  # type: ignore[no-untyped-def]
+        async for batch in original(user_id):
+            yield batch
+        await signed_in_again.wait()
 
-    desk.client.get_transaction_columns = sign_out_midway  # type: ignore[method-assign]
-    data = await desk.load_transactions("u1")
-    assert len(data) == 1 and len(desk.transactions) == 0
+    desk.client.stream_transaction_columns = ends_later  # type: ignore[method-assign]
+    read = desk.start_transaction_read("u1")
+    while not read.batches:
+        await asyncio.sleep(0.01)
+    await desk.sign_in("key2", SecretStr("secret"))
+    signed_in_again.set()
+    data = [update async for update in read.updates()][-1]
+    assert len(data) == 1 and data.complete and len(desk.transactions) == 0
     await desk.close()
 
 
@@ -162,5 +173,5 @@ async def test_the_apps_size_cap_reaches_the_client(tmp_path: Path) -> None:
     )
     await desk.sign_in("key", SecretStr("secret"))
     with pytest.raises(ResponseTooLargeError):
-        await desk.load_transactions("u1")
+        await read_whole(desk, "u1")
     await desk.close()

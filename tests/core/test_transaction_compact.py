@@ -19,12 +19,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from accountdesk.client import _columns as columns_module
-from accountdesk.client._column_stream import ColumnStream
-from accountdesk.client._columns import ColumnsError, parse_transaction_columns
-from accountdesk.client.compact_columns import CentsAmounts, CodedTexts, DayDates, Flags, JoinedIds
+from accountdesk.client.transactions import fill as columns_module
+from accountdesk.client.transactions.arrays import (
+    CentsAmounts,
+    CodedTexts,
+    DayDates,
+    Flags,
+    JoinedIds,
+)
+from accountdesk.client.transactions.checked import fill_checked
+from accountdesk.client.transactions.columns import ColumnsError
+from accountdesk.client.transactions.stream import ColumnStream
 from accountdesk.core.store import Store
 from accountdesk.core.transactions import TransactionData, TransactionView
+from transaction_bodies import parse_body
 
 # Plain cents, and every form that must take the exact path.
 AMOUNTS = st.one_of(
@@ -82,7 +90,7 @@ def _body(rows: list[tuple[Any, ...]]) -> bytes:
 def _row_by_row(content: bytes) -> columns_module.TransactionColumns:
     body = json.loads(content)
     columns = columns_module.TransactionColumns(user_id="u1", currency="USD")
-    columns_module._fill_checked(columns, body["transactions"])
+    fill_checked(columns, body["transactions"])
     return columns
 
 
@@ -133,7 +141,7 @@ def test_compact_data_gives_the_rows_totals_sort_filter_and_csv_of_plain_lists(
 ) -> None:
     content = _body(rows)
     lists = _row_by_row(content)  # the row-by-row path: plain lists, Decimals
-    compact = parse_transaction_columns(content)
+    compact = parse_body(content)
     assert compact == lists  # every column, value by value
     for data in (TransactionData.from_columns(compact), _streamed(content)):
         assert [data.row(i) for i in range(len(data))] == [
@@ -178,7 +186,7 @@ def test_compact_data_gives_the_rows_totals_sort_filter_and_csv_of_plain_lists(
 
 def test_the_usual_body_is_held_as_arrays_not_python_objects() -> None:
     content = _body([("txn_", "2026-03-01", "Coffee", "food", "-12.34", False)] * 3)
-    columns = parse_transaction_columns(content)
+    columns = parse_body(content)
     assert isinstance(columns.transaction_ids, JoinedIds)
     assert isinstance(columns.dates, DayDates) and isinstance(columns.descriptions, CodedTexts)
     assert columns.dates == ["2026-03-01"] * 3
@@ -203,9 +211,7 @@ def test_the_usual_body_is_held_as_arrays_not_python_objects() -> None:
     ],
 )
 def test_amounts_that_are_not_plain_cents_keep_their_exact_form(amount: str, text: str) -> None:
-    data = TransactionData.from_columns(
-        parse_transaction_columns(_body([("t", None, "", None, amount, False)]))
-    )
+    data = TransactionData.from_columns(parse_body(_body([("t", None, "", None, amount, False)])))
     assert str(data.amounts[0]) == text
     assert TransactionView(data).view_amount_total == Decimal(amount)
 
@@ -219,7 +225,7 @@ def test_a_bad_row_in_the_middle_of_a_batch_is_named_by_its_place(field: str, va
     body["transactions"][3][field] = value
     content = json.dumps(body).encode()
     with pytest.raises(ColumnsError) as caught:
-        parse_transaction_columns(content)
+        parse_body(content)
     assert caught.value.where == f"transactions.3.{field}"
     stream = ColumnStream(first_batch_bytes=10**6)  # one batch holds every row
     with pytest.raises(ColumnsError) as caught:
@@ -236,5 +242,5 @@ def test_a_date_that_is_not_a_real_iso_date_is_named(day: str) -> None:
     body = json.loads(_body(rows))
     body["transactions"][1]["date"] = day
     with pytest.raises(ColumnsError) as caught:
-        parse_transaction_columns(json.dumps(body).encode())
+        parse_body(json.dumps(body).encode())
     assert caught.value.where == "transactions.1.date"

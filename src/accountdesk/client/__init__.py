@@ -25,10 +25,9 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ._backoff import MAX_RETRY_AFTER, exponential_backoff, parse_retry_after
-    from ._columns import TransactionColumns
-    from ._paths import identifier_problem
-    from ._redact import (
+    from accountdesk.client._backoff import MAX_RETRY_AFTER, exponential_backoff, parse_retry_after
+    from accountdesk.client._identifiers import identifier_problem
+    from accountdesk.client._redact import (
         REDACTED,
         RedactingFilter,
         SecretRegistry,
@@ -36,8 +35,8 @@ if TYPE_CHECKING:
         redact,
         register_secret,
     )
-    from ._retry import RetryPolicy
-    from ._sandbox import (
+    from accountdesk.client._retry import RetryPolicy
+    from accountdesk.client._sandbox import (
         SandboxCatalogue,
         SandboxControl,
         SandboxCredential,
@@ -46,11 +45,11 @@ if TYPE_CHECKING:
         TraineeBlock,
         TrainingRoom,
     )
-    from ._sanitise import sanitise_text
-    from ._urls import normalise_base_url
-    from ._wire import ResponseTooLargeError, StreamTooLargeError
-    from .client import AccountDataClient
-    from .errors import (
+    from accountdesk.client._sanitise import sanitise_text
+    from accountdesk.client._urls import normalise_base_url
+    from accountdesk.client._wire import ResponseTooLargeError, StreamTooLargeError
+    from accountdesk.client.client import AccountDataClient
+    from accountdesk.client.errors import (
         ERROR_CLASSES,
         AccountBlockedError,
         AccountDataError,
@@ -79,7 +78,7 @@ if TYPE_CHECKING:
         UserNotFoundError,
         error_class_for,
     )
-    from .models import (
+    from accountdesk.client.models import (
         TERMINAL_STATUSES,
         Account,
         Address,
@@ -94,6 +93,7 @@ if TYPE_CHECKING:
         Transaction,
         Transactions,
     )
+    from accountdesk.client.transactions.fill import TransactionColumns
 
 # Names are loaded on first use: an app that only needs the log filter or the
 # sanitiser (before its first frame) does not pay for httpx and the models.
@@ -101,8 +101,8 @@ _LAZY: dict[str, str] = {
     "MAX_RETRY_AFTER": "._backoff",
     "exponential_backoff": "._backoff",
     "parse_retry_after": "._backoff",
-    "TransactionColumns": "._columns",
-    "identifier_problem": "._paths",
+    "TransactionColumns": ".transactions.columns",
+    "identifier_problem": "._identifiers",
     "REDACTED": "._redact",
     "RedactingFilter": "._redact",
     "SecretRegistry": "._redact",

@@ -18,10 +18,10 @@ from collections.abc import Awaitable, Callable
 
 from pydantic import SecretStr
 
-from ._redact import LOGGER_NAME, SecretRegistry
-from ._wire import Deadline
-from .errors import AccountDataError, TransportError
-from .models import TokenGrant
+from accountdesk.client._redact import LOGGER_NAME, SecretRegistry
+from accountdesk.client._wire import Deadline
+from accountdesk.client.errors import AccountDataError, TransportError
+from accountdesk.client.models import TokenGrant
 
 logger = logging.getLogger(LOGGER_NAME)
 

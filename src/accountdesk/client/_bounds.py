@@ -30,8 +30,8 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
-from ._paths import identifier_problem
-from ._sanitise import has_unsafe_characters
+from accountdesk.client._identifiers import identifier_problem
+from accountdesk.client._sanitise import has_unsafe_characters
 
 __all__ = [
     "AMOUNT_OUT_OF_RANGE",

@@ -19,8 +19,8 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BeforeValidator, Field, PlainValidator, SecretStr
 from pydantic_core import PydanticCustomError
 
-from ._bounds import MAX_LIST_ITEMS, amount_from_wire, service_id_problem
-from ._sanitise import service_text
+from accountdesk.client._bounds import MAX_LIST_ITEMS, amount_from_wire, service_id_problem
+from accountdesk.client._sanitise import service_text
 
 __all__ = ["Amount", "ServiceId", "ServiceSecret", "ServiceText", "TextList"]
 

@@ -16,14 +16,13 @@ from typing import Any, Protocol, TypeVar
 import httpx
 from pydantic import ValidationError
 
+from accountdesk.client._backoff import parse_retry_after
+from accountdesk.client._gc import gc_paused
+from accountdesk.client._redact import SecretRegistry, excerpt
+from accountdesk.client._wire import cut_frames
+from accountdesk.client.errors import ApiError, MalformedResponseError, error_class_for
+from accountdesk.client.models import ServiceModel
 from accountdesk.contract import CODE_PATTERN
-
-from ._backoff import parse_retry_after
-from ._gc import gc_paused
-from ._redact import SecretRegistry, excerpt
-from ._wire import cut_frames
-from .errors import ApiError, MalformedResponseError, error_class_for
-from .models import ServiceModel
 
 ModelT = TypeVar("ModelT", bound=ServiceModel)
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from ._backoff import MAX_RETRY_AFTER, exponential_backoff, parse_retry_after
-from ._responses import AnswerLike, service_code
+from accountdesk.client._backoff import MAX_RETRY_AFTER, exponential_backoff, parse_retry_after
+from accountdesk.client._responses import AnswerLike, service_code
 
 __all__ = [
     "MAX_RETRY_AFTER",

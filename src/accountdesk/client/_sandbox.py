@@ -27,13 +27,12 @@ from urllib.parse import quote
 
 from pydantic import AwareDatetime, Field, SecretStr, ValidationError
 
+from accountdesk.client._fields import ServiceId, ServiceSecret, ServiceText
+from accountdesk.client._responses import parse_record, raise_for_error
+from accountdesk.client._session import Session
+from accountdesk.client._wire import Answer, JsonBody
+from accountdesk.client.models import ServiceModel
 from accountdesk.contract.sandbox_codes import CONTROL_TOKEN_HEADER
-
-from ._fields import ServiceId, ServiceSecret, ServiceText
-from ._responses import parse_record, raise_for_error
-from ._session import Session
-from ._wire import Answer, JsonBody
-from .models import ServiceModel
 
 __all__ = [
     "SandboxCatalogue",

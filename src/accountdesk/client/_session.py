@@ -28,13 +28,13 @@ from typing import Any
 import httpx
 from pydantic import SecretStr
 
-from ._auth import TokenCache
-from ._bounds import max_rows_for
-from ._redact import LOGGER_NAME, SecretRegistry, redact
-from ._responses import service_code
-from ._retry import RetryPolicy, transport_reason
-from ._sanitise import service_text
-from ._wire import (
+from accountdesk.client._auth import TokenCache
+from accountdesk.client._bounds import max_rows_for
+from accountdesk.client._redact import LOGGER_NAME, SecretRegistry, redact
+from accountdesk.client._responses import service_code
+from accountdesk.client._retry import RetryPolicy, transport_reason
+from accountdesk.client._sanitise import service_text
+from accountdesk.client._wire import (
     Answer,
     Deadline,
     JsonBody,
@@ -43,7 +43,7 @@ from ._wire import (
     merged_headers,
     read_capped,
 )
-from .errors import MalformedResponseError, NotAuthorizedError, TransportError
+from accountdesk.client.errors import MalformedResponseError, NotAuthorizedError, TransportError
 
 logger = logging.getLogger(LOGGER_NAME)
 

@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ._bounds import MAX_TOKEN_LIFETIME
+from accountdesk.client._bounds import MAX_TOKEN_LIFETIME
 
 __all__ = ["MAX_TOKEN_LENGTH", "Note", "token_problem", "usable_answer"]
 

@@ -13,8 +13,8 @@ import re
 
 import httpx
 
-from ._sanitise import sanitise_text
-from .errors import InvalidBaseUrlError
+from accountdesk.client._sanitise import sanitise_text
+from accountdesk.client.errors import InvalidBaseUrlError
 
 __all__ = ["normalise_base_url"]
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import httpx
 from pydantic import SecretStr
 
-from .errors import MalformedResponseError
+from accountdesk.client.errors import MalformedResponseError
 
 __all__ = [
     "Answer",

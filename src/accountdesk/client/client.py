@@ -12,22 +12,23 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import SecretStr
 
-from accountdesk.contract import Endpoint, endpoints
-
-from ._auth import TokenCache
-from ._columns import TransactionColumns
-from ._paths import build_path
-from ._redact import LOGGER_NAME, SecretRegistry, install_logger_filter
-from ._responses import PARSE_IN_THREAD_BYTES, parse_large, parse_record, raise_for_error
-from ._retry import RetryPolicy
-from ._sandbox import SandboxControl
-from ._session import Session
-from ._token_answer import token_problem
-from ._transaction_stream import check_transactions_body, read_columns, stream_columns
-from ._urls import normalise_base_url
-from ._wire import Answer, Deadline, JsonBody
-from .errors import JobWatchTimeout, MalformedResponseError
-from .models import (
+from accountdesk.client._auth import TokenCache
+from accountdesk.client._paths import build_path
+from accountdesk.client._redact import LOGGER_NAME, SecretRegistry, install_logger_filter
+from accountdesk.client._responses import (
+    PARSE_IN_THREAD_BYTES,
+    parse_large,
+    parse_record,
+    raise_for_error,
+)
+from accountdesk.client._retry import RetryPolicy
+from accountdesk.client._sandbox import SandboxControl
+from accountdesk.client._session import Session
+from accountdesk.client._token_answer import token_problem
+from accountdesk.client._urls import normalise_base_url
+from accountdesk.client._wire import Answer, Deadline, JsonBody
+from accountdesk.client.errors import JobWatchTimeout, MalformedResponseError
+from accountdesk.client.models import (
     Account,
     Balance,
     Identity,
@@ -36,6 +37,12 @@ from .models import (
     TokenGrant,
     Transactions,
 )
+from accountdesk.client.transactions.fill import TransactionColumns
+from accountdesk.client.transactions.read import (
+    check_transactions_body,
+    stream_columns,
+)
+from accountdesk.contract import Endpoint, endpoints
 
 logger = logging.getLogger(LOGGER_NAME)
 install_logger_filter()
@@ -278,24 +285,15 @@ class AccountDataClient:
             endpoints.TRANSACTIONS_READ, Transactions, user_id=user_id, then=check_transactions_body
         )
 
-    async def get_transaction_columns(self, user_id: str) -> TransactionColumns:
-        """``GET /accounts/{user_id}/transactions`` as columns, for large lists.
-
-        The same answer and the same rules as :meth:`get_transactions`, parsed
-        straight into one list per field (no model per row): several times
-        faster for 100,000 rows, and what a table wants anyway. A bad row
-        raises :class:`~accountdesk.client.MalformedResponseError` naming it
-        (``transactions.12.amount``).
-        """
-        path = build_path(endpoints.TRANSACTIONS_READ, user_id=user_id)
-        return await read_columns(self._session, path, self._registry)
-
     def stream_transaction_columns(self, user_id: str) -> AsyncIterator[TransactionColumns]:
         """``GET /accounts/{user_id}/transactions`` as batches of columns, as they arrive.
 
-        The answer of :meth:`get_transaction_columns`, cut into batches (the
-        first of a few rows, then ~1 MB each) decoded and checked by the same
-        rules; each batch carries ``user_id`` and ``currency`` as known so far.
+        The one way the client reads a list as columns (no model per row: what
+        a table wants), cut into batches as it arrives (the first of a few
+        rows, then ~1 MB each), each decoded and checked by the rules of
+        :meth:`get_transactions`; each batch carries ``user_id`` and
+        ``currency`` as known so far. A list wanted whole is these batches
+        collected.
         A bad row raises :class:`~accountdesk.client.MalformedResponseError`
         naming it, an answer cut short
         :class:`~accountdesk.client.StreamInterruptedError` saying after how

@@ -26,12 +26,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from accountdesk.client._sanitise import service_text
 from accountdesk.contract import ERRORS, ErrorFamily
 
-from ._sanitise import service_text
-
 if TYPE_CHECKING:
-    from .models import Job
+    from accountdesk.client.models import Job
 
 
 class AccountDataError(Exception):

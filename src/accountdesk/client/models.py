@@ -31,12 +31,12 @@ from pydantic import (
     model_validator,
 )
 
+from accountdesk.client._bounds import MAX_ATTEMPTS_REMAINING, MAX_LIST_ITEMS, MAX_TOKEN_LIFETIME
+from accountdesk.client._fields import Amount, ServiceId, ServiceSecret, ServiceText, TextList
+from accountdesk.client._token_answer import Note, usable_answer
+
 # Re-exported: the client's users import them from here.
 from accountdesk.contract.jobs import TERMINAL_STATUSES, JobKind, JobStatus
-
-from ._bounds import MAX_ATTEMPTS_REMAINING, MAX_LIST_ITEMS, MAX_TOKEN_LIFETIME
-from ._fields import Amount, ServiceId, ServiceSecret, ServiceText, TextList
-from ._token_answer import Note, usable_answer
 
 __all__ = [
     "TERMINAL_STATUSES",

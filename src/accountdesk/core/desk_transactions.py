@@ -39,26 +39,6 @@ class TransactionReads:
         """A user's transactions read earlier this session, or None."""
         return self.transactions.get(TransactionKey(*self.state_key, user_id))
 
-    async def load_transactions(self, user_id: str, *, reload: bool = False) -> TransactionData:
-        """A user's transactions: from the session cache, or read (``reload``: always read).
-
-        Raises the client's errors. The client parses a large answer in a
-        thread, straight into the lists the table keeps (no copy).
-        """
-        if not reload and (cached := self.cached_transactions(user_id)) is not None:
-            return cached
-        # NumPy comes with it: imported at the first read, not before the first frame.
-        from .transactions import TransactionData
-
-        key = TransactionKey(*self.state_key, user_id)
-        client = self.client
-        # Columns straight from the JSON (no model per row), parsed off the loop.
-        data = TransactionData.from_columns(await client.get_transaction_columns(user_id))
-        # Signed out (or in again) meanwhile: this read belongs to no session.
-        if self._client is client:
-            self.transactions.put(key, data)
-        return data
-
     def start_transaction_read(self, user_id: str) -> TransactionRead:
         """Start reading ``user_id``'s transactions afresh, now, in a task of this loop.
 

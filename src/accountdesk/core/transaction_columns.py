@@ -2,7 +2,7 @@
 
 :class:`TransactionStore` keeps every column in arrays that rows are added
 to, batch by batch, as the client decoded them (its compact columns:
-:mod:`accountdesk.client.compact_columns`): descriptions and categories as
+:mod:`accountdesk.client.transactions.arrays`): descriptions and categories as
 int32 codes into their distinct texts (:class:`TextColumn`),
 dates as int32 day numbers, amounts as int64 cents with a ``Decimal`` only
 for the rows that are not plain cents, pending one byte a row, ids as the client's joined strings.
@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from accountdesk.client.compact_columns import (
+from accountdesk.client.transactions.arrays import (
     NO_DAY,
     CentsAmounts,
     CodedTexts,

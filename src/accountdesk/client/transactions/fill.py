@@ -1,122 +1,51 @@
-"""Transactions as columns: 100,000 rows without 100,000 pydantic models.
+"""A batch's decoded rows into columns: 100,000 rows without 100,000 pydantic models.
 
-``GET /accounts/{user_id}/transactions`` of ``user_bulk`` is ~14 MB of JSON.
-:func:`parse_transaction_columns` turns it into one list per field, with the
-same rules as the :class:`~accountdesk.client.Transaction` model: ids refused
-when unusable, amounts bounded, text sanitised and bounded, dates real
-``YYYY-MM-DD`` dates. Per-string work is avoided where a whole column can be
-checked at once: the sanitiser's regex runs over the joined column and
-individual strings are looked at only when it matches.
-
-Two paths, one set of rules. The usual body (every field of its usual JSON
-type, amounts as decimal text) is decoded by msgspec straight into typed
-records, which checks types and id lengths in C while it parses: 4x faster
-than ``json.loads`` building dicts (56 vs 216 ms for user_bulk); the whole
-parse went from ~520 to ~280 ms (``json.loads`` alone: ~240). Its columns
-are then checked whole.
+A batch of the stream (:mod:`.batch`) is decoded by msgspec straight into
+typed rows (:mod:`.wire`), which checks types and id lengths in C while it
+parses: 4x faster than ``json.loads`` building dicts (56 vs 216 ms for
+``user_bulk``'s 14 MB). :func:`_fill_from_rows` then checks each column
+whole, with the same rules as the :class:`~accountdesk.client.Transaction`
+model: ids refused when unusable, amounts bounded, text sanitised and
+bounded, dates real ``YYYY-MM-DD`` dates. Per-string work is avoided where a
+whole column can be checked at once: the sanitiser's regex runs over the
+joined column and individual strings are looked at only when it matches.
 Amounts written as JSON numbers are decoded again with each amount's text
-as written (:mod:`._wire_rows`), and any amount that is not plain cents is
-read on its own (:mod:`.compact_amounts`), not its whole batch.
-Anything msgspec or those checks refuse (a wrong type, a lax form such as
-``"pending": "yes"``, an amount with an exponent, a body that is not
-JSON) is parsed again by ``json.loads`` and checked row by row
-(:mod:`._checked_rows`): slower, but it accepts what the model accepts and
-names the first bad value. One
-difference is kept on purpose: msgspec skips fields it does not know
-without looking inside, so junk there (bytes that are not UTF-8, a
-5,000-digit number) does not refuse a body whose transactions are fine;
-the row-by-row path, like the model, refuses it.
+as written (:mod:`.wire`), and any amount that is not plain cents is read
+on its own (:mod:`.amounts`), not its whole batch.
+
+What this path refuses (a wrong type, a lax form such as ``"pending":
+"yes"``, an amount with an exponent) the batch hands to the row-by-row path
+(:mod:`.checked`): slower, but it accepts what the model accepts and names
+the first bad value.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from collections.abc import Collection, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-import msgspec
-
-from ._bounds import service_id_problem
-from ._checked_rows import check_ids as _check_ids
-from ._checked_rows import fill_checked as _fill_checked
-from ._checked_rows import number_of_digits
-from ._column_types import ColumnsError, TransactionColumns, compact_module
-from ._gc import gc_paused
-from ._redact import SecretRegistry
-from ._responses import AnswerLike, malformed
-from ._sanitise import MAX_TEXT_LENGTH, has_unsafe_characters, service_text
-from ._wire_rows import (
-    BODY,
+from accountdesk.client._bounds import service_id_problem
+from accountdesk.client._sanitise import MAX_TEXT_LENGTH, has_unsafe_characters, service_text
+from accountdesk.client.transactions.checked import check_ids as _check_ids
+from accountdesk.client.transactions.columns import ColumnsError, TransactionColumns, compact_module
+from accountdesk.client.transactions.wire import (
     PLAIN_AMOUNT_LENGTH,
     PLAIN_AMOUNTS,
-    RAW_BODY,
     WireTransaction,
     amount_texts,
-    decode_typed,
     exact_amount,
 )
 
-__all__ = [
-    "ColumnsError",
-    "TransactionColumns",
-    "columns_of",
-    "parse_transaction_columns",
-]
+__all__ = ["ColumnsError", "TransactionColumns"]
 
 _DATES = re.compile(r"(?:[0-9]{4}-[0-9]{2}-[0-9]{2})*")
 
 
 def _refuse_constant(name: str) -> Any:
     raise ColumnsError("body", f"{name} is not a number JSON allows")
-
-
-def parse_transaction_columns(content: bytes) -> TransactionColumns:
-    """The columns of a transactions body; :class:`ColumnsError` at the first bad value."""
-    columns = _typed_columns(content)
-    if columns is not None:
-        return columns
-    try:
-        body = json.loads(
-            content,
-            parse_float=Decimal,
-            parse_int=number_of_digits,
-            parse_constant=_refuse_constant,
-        )
-    except RecursionError:
-        raise ColumnsError("body", "JSON nested too deeply") from None
-    except ValueError as exc:
-        if isinstance(exc, ColumnsError):
-            raise
-        raise ColumnsError("body", "not JSON") from None
-    if not isinstance(body, dict):
-        raise ColumnsError("body", "not a JSON object")
-    rows = body.get("transactions", [])
-    if not isinstance(rows, list):
-        raise ColumnsError("transactions", "not a list")
-    columns = TransactionColumns(
-        user_id=_optional_id(body.get("user_id"), "user_id"),
-        currency=_optional_text(body.get("currency"), "currency"),
-    )
-    _fill_checked(columns, rows)
-    return columns
-
-
-def _typed_columns(content: bytes) -> TransactionColumns | None:
-    """The columns when msgspec decodes the body and every column passes; else None."""
-    try:
-        body = decode_typed(content, BODY, RAW_BODY)
-    except msgspec.DecodeError:  # not JSON: the other path names what is wrong
-        return None
-    if body is None:
-        return None
-    columns = TransactionColumns(
-        user_id=_optional_id(body.user_id, "user_id"),
-        currency=_optional_text(body.currency, "currency"),
-    )
-    return columns if _fill_from_rows(columns, body.transactions) else None
 
 
 def _fill_from_rows(
@@ -181,7 +110,7 @@ def _fill_columns(
     cents = compact.plain_cents(raw_amounts) if compact is not None else None
     amounts: Sequence[Decimal] = () if cents is None else compact.CentsAmounts(cents, {})
     if cents is None and compact is not None:
-        from .compact_amounts import amounts_per_row
+        from accountdesk.client.transactions.amounts import amounts_per_row
 
         # Row by row: only the amounts that are not plain cents become Decimals.
         by_row = amounts_per_row(raw_amounts, exact_amount)
@@ -280,14 +209,3 @@ def _shared_texts(column: Sequence[str | None], compact: Any = None) -> Sequence
     }
     shared[None] = ""
     return list(map(shared.__getitem__, column))
-
-
-def columns_of(answer: AnswerLike, path: str, registry: SecretRegistry) -> TransactionColumns:
-    """The columns of a read answer, or MalformedResponseError naming the bad row."""
-    with gc_paused():
-        try:
-            return parse_transaction_columns(answer.content)
-        except ColumnsError as exc:
-            where = f"transactions.{exc.where}" if exc.where != "body" else "transactions"
-            problem = f"not a Transactions record ({where}: {exc.problem})"
-            raise malformed(answer, problem, "GET", path, registry) from None

@@ -1,22 +1,23 @@
 """``GET /accounts/{user_id}/transactions`` read as a stream of checked batches.
 
-The whole read (:meth:`AccountDataClient.get_transaction_columns`) waits for
-the last byte before the first row; this one hands out rows as they arrive
-(:mod:`._column_stream` cuts and checks them), so a table can show the
-first page of a million rows while the rest is still on the wire.
+The one read of a list as columns: rows are handed out as they arrive
+(:mod:`.stream` cuts and checks them), so a table can show the first page of
+a million rows while the rest is still on the wire; a list wanted whole is
+the batches collected.
 
-The same bounds as the whole read: the answer's status and error envelope
-are read the same way (token renewal, retries before the body starts), the
-body is refused past ``max_response_bytes`` and must arrive within the
-call's deadline; a bad row raises :class:`MalformedResponseError` naming it.
+The same bounds as every call: the answer's status and error envelope are
+read as :mod:`accountdesk.client._responses` reads them (token renewal,
+retries before the body starts), the body is refused past
+``max_response_bytes`` and must arrive within the call's deadline; a bad row
+raises :class:`MalformedResponseError` naming it.
 A streamed read also stops past ``max_response_rows`` (the rows before it
 handed out), which bounds the memory its rows take (:mod:`._bounds`).
 What differs is what an interruption leaves: every batch before it was
 handed out and is good, and :class:`StreamInterruptedError` (or, at the
 size cap, :class:`StreamTooLargeError`) says after how many rows it stopped.
 
-The whole read is here too (:func:`read_columns`), and both whole reads
-are held to the stream's rules for the body's top level
+The records read (:meth:`AccountDataClient.get_transactions`, models for a
+short list) is held to the stream's rules for the body's top level
 (:func:`check_transactions_body`): one rule on every path.
 """
 
@@ -27,22 +28,30 @@ from collections.abc import AsyncIterator, Iterator
 
 import httpx
 
-from ._column_stream import BrokenBodyError, ColumnStream, ErrorEnvelope
-from ._columns import TransactionColumns, columns_of
-from ._redact import SecretRegistry, excerpt, redact
-from ._responses import PARSE_IN_THREAD_BYTES, AnswerLike, api_error, raise_for_error
-from ._sanitise import service_text
-from ._session import Session
-from ._wire import (
+from accountdesk.client._redact import SecretRegistry, excerpt, redact
+from accountdesk.client._responses import (
+    AnswerLike,
+    api_error,
+    raise_for_error,
+)
+from accountdesk.client._sanitise import service_text
+from accountdesk.client._session import Session
+from accountdesk.client._wire import (
     OpenAnswer,
     StreamTooLargeError,
     too_large,
     too_large_declared,
     too_large_problem,
 )
-from .errors import AccountDataError, MalformedResponseError, StreamInterruptedError
+from accountdesk.client.errors import (
+    AccountDataError,
+    MalformedResponseError,
+    StreamInterruptedError,
+)
+from accountdesk.client.transactions.fill import TransactionColumns
+from accountdesk.client.transactions.stream import BrokenBodyError, ColumnStream, ErrorEnvelope
 
-__all__ = ["check_transactions_body", "read_columns", "stream_columns"]
+__all__ = ["check_transactions_body", "stream_columns"]
 
 
 async def stream_columns(
@@ -156,22 +165,6 @@ def _head(batch: TransactionColumns, count: int) -> TransactionColumns:
         categories=list(batch.categories[:count]),
         pending=list(batch.pending[:count]),
     )
-
-
-async def read_columns(session: Session, path: str, registry: SecretRegistry) -> TransactionColumns:
-    """The whole read at ``path``: read whole, parsed into columns, held to the stream's rules."""
-    method = "GET"
-    answer = await session.send(method, path, deadline=session.deadline())
-    raise_for_error(answer, method, path, registry)
-
-    def read() -> TransactionColumns:
-        columns = columns_of(answer, path, registry)
-        check_transactions_body(answer, method, path, registry)
-        return columns
-
-    if len(answer.content) > PARSE_IN_THREAD_BYTES:
-        return await asyncio.to_thread(read)  # (user_bulk's 14 MB: most of a second)
-    return read()
 
 
 def check_transactions_body(

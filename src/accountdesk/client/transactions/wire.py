@@ -1,10 +1,10 @@
 """Transactions as msgspec decodes them, and their amounts as text.
 
-The usual body has every field in its usual JSON type, amounts as decimal
-text (:data:`ROWS`, :data:`BODY`). A service may write its amounts as JSON
-numbers (the contract does not show them): such a body is decoded again
-with each amount kept as the bytes it was written with (:data:`RAW_ROWS`,
-:data:`RAW_BODY`) and read by :func:`amount_texts` into the same text,
+The usual batch of rows has every field in its usual JSON type, amounts as
+decimal text (:data:`ROWS`). A service may write its amounts as JSON
+numbers (the contract does not show them): such a batch is decoded again
+with each amount kept as the bytes it was written with (:data:`RAW_ROWS`)
+and read by :func:`amount_texts` into the same text,
 rather than sending every row through ``json.loads`` and the row-by-row
 checks (3.3x slower to read).
 """
@@ -18,10 +18,8 @@ from typing import Annotated, Any, Generic, TypeVar
 import msgspec
 
 __all__ = [
-    "BODY",
     "PLAIN_AMOUNTS",
     "PLAIN_AMOUNT_LENGTH",
-    "RAW_BODY",
     "RAW_ROWS",
     "ROWS",
     "WireTransaction",
@@ -54,14 +52,6 @@ class WireTransaction(msgspec.Struct, Generic[Amount], gc=False):
     pending: bool = False
 
 
-class _WireTransactions(msgspec.Struct, Generic[Amount], gc=False):
-    transactions: list[WireTransaction[Amount]] = []
-    user_id: str | None = None
-    currency: str | None = None
-
-
-BODY = msgspec.json.Decoder(_WireTransactions[str])
-RAW_BODY = msgspec.json.Decoder(_WireTransactions[msgspec.Raw])
 ROWS = msgspec.json.Decoder(list[WireTransaction[str]])
 RAW_ROWS = msgspec.json.Decoder(list[WireTransaction[msgspec.Raw]])
 

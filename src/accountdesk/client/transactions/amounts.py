@@ -18,7 +18,7 @@ from itertools import compress
 import numpy as np
 import numpy.typing as npt
 
-from .compact_columns import _PLAIN_DIGITS, CentsAmounts, amounts_of_decimals
+from accountdesk.client.transactions.arrays import _PLAIN_DIGITS, CentsAmounts, amounts_of_decimals
 
 __all__ = ["amounts_per_row"]
 

@@ -17,9 +17,9 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any, cast
 
-from ._bounds import MAX_AMOUNT_TEXT, amount_from_wire, service_id_problem
-from ._column_types import ColumnsError, TransactionColumns
-from ._sanitise import MAX_TEXT_LENGTH, has_unsafe_characters, service_text
+from accountdesk.client._bounds import MAX_AMOUNT_TEXT, amount_from_wire, service_id_problem
+from accountdesk.client._sanitise import MAX_TEXT_LENGTH, has_unsafe_characters, service_text
+from accountdesk.client.transactions.columns import ColumnsError, TransactionColumns
 
 __all__ = ["check_ids", "fill_checked", "number_of_digits"]
 

@@ -59,12 +59,12 @@ _COMPACT: list[Any] = []
 
 
 def compact_module() -> Any:
-    """:mod:`.compact_columns` when NumPy is installed (imported on first use), else None."""
+    """:mod:`.arrays` when NumPy is installed (imported on first use), else None."""
     if not _COMPACT:
         try:
-            from . import compact_columns
+            from accountdesk.client.transactions import arrays
         except ImportError:  # the client alone: plain lists
             _COMPACT.append(None)
         else:
-            _COMPACT.append(compact_columns)
+            _COMPACT.append(arrays)
     return _COMPACT[0]

@@ -17,11 +17,16 @@ from decimal import Decimal
 
 import msgspec
 
-from ._checked_rows import fill_checked, number_of_digits
-from ._columns import ColumnsError, TransactionColumns, _fill_from_rows, _refuse_constant
-from ._gc import gc_paused
-from ._json_values import ValueProblem, value_end
-from ._wire_rows import RAW_ROWS, ROWS, decode_typed
+from accountdesk.client._gc import gc_paused
+from accountdesk.client.transactions.checked import fill_checked, number_of_digits
+from accountdesk.client.transactions.fill import (
+    ColumnsError,
+    TransactionColumns,
+    _fill_from_rows,
+    _refuse_constant,
+)
+from accountdesk.client.transactions.json_values import ValueProblem, value_end
+from accountdesk.client.transactions.wire import RAW_ROWS, ROWS, decode_typed
 
 __all__ = ["BadRowError", "BatchSyntaxError", "parse_row_batch", "whole_rows"]
 

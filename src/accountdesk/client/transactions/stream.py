@@ -24,17 +24,22 @@ import json
 from decimal import Decimal
 from typing import Any
 
-from ._checked_rows import number_of_digits
-from ._columns import (
+from accountdesk.client._responses import envelope_parts
+from accountdesk.client.transactions.batch import (
+    BadRowError,
+    BatchSyntaxError,
+    parse_row_batch,
+    whole_rows,
+)
+from accountdesk.client.transactions.checked import number_of_digits
+from accountdesk.client.transactions.fill import (
     ColumnsError,
     TransactionColumns,
     _optional_id,
     _optional_text,
     _refuse_constant,
 )
-from ._json_values import ValueProblem, value_end
-from ._responses import envelope_parts
-from ._row_batch import BadRowError, BatchSyntaxError, parse_row_batch, whole_rows
+from accountdesk.client.transactions.json_values import ValueProblem, value_end
 
 __all__ = [
     "BatchSyntaxError",

@@ -1,0 +1,1 @@
+"""transactions (to be described)."""
