@@ -122,7 +122,8 @@ class MfaSession:
     @property
     def attempts_text(self) -> str:
         if self.blocked and self.blocked_until is not None:
-            return f"Blocked until {lift_time(self.blocked_until, self.clock())}"
+            # Beside the countdown: the time alone (the warning says how long).
+            return f"Blocked until {lift_time(self.blocked_until)}"
         left = self.challenge.attempts_remaining
         return "Attempts left: —" if left is None else f"Attempts left: {left}"
 
