@@ -26,7 +26,7 @@ class Clock:
         return self.now
 
 
-def challenge(left: int = 3, seconds: int = 300) -> MfaChallenge:
+def challenge(left: int | None = 3, seconds: int = 300) -> MfaChallenge:
     return MfaChallenge(
         question="Code?", expires_at=NOW + dt.timedelta(seconds=seconds), attempts_remaining=left
     )
@@ -131,23 +131,22 @@ def test_a_failing_check_is_reported_once_per_kind() -> None:
     assert [r is not None for r in reports] == [True, False, False]
 
 
-def test_a_blocked_user_cannot_answer_until_the_block_lifts() -> None:
+def test_a_learnt_block_is_said_but_never_refuses_an_answer() -> None:
+    # The block is what the app learnt from another job: the service decides.
     clock = Clock()
-    session = MfaSession(challenge(left=3, seconds=3600), clock)
+    session = MfaSession(challenge(left=None, seconds=3600), clock)
     session.blocked_until = NOW + dt.timedelta(minutes=15)
-    assert not session.can_answer
-    assert session.attempts_text == "Blocked until 09:45:00 UTC (in 15 min)"
+    assert session.attempts_text == "Blocked until 09:45:00 UTC"
+    warning = session.warning or ""
+    assert "AC-108" in warning and "09:45:00 UTC (in 15 min)" in warning
     step = session.submit("1234")
-    assert step is not None and step.error and "AC-108" in (step.message or "")
-    assert session.state is MfaState.WAITING  # nothing was sent
+    assert step is not None and session.state is MfaState.SENDING  # it went
     clock.now = NOW + dt.timedelta(minutes=15, seconds=1)
-    assert session.can_answer and session.attempts_text == "Attempts left: 3"
-    assert session.submit("1234") is not None and session.state is MfaState.SENDING
+    assert session.warning is None and session.attempts_text == "Attempts left: —"
 
 
-def test_no_attempts_left_takes_no_answer() -> None:
+def test_no_attempts_left_is_said_but_the_answer_goes() -> None:
     session = MfaSession(challenge(left=0), Clock())
-    assert not session.can_answer
+    assert "No attempts left" in (session.warning or "")
     step = session.submit("1234")
-    assert step is not None and "No attempts left" in (step.message or "")
-    assert session.state is MfaState.WAITING
+    assert step is not None and session.state is MfaState.SENDING

@@ -65,18 +65,18 @@ async def test_reveal_button_and_key_say_hide_while_numbers_show(make_app) -> No
                 if a.binding.id == "reveal_numbers"
             )
 
-        assert str(button.label) == "Reveal numbers" and key_description() == "Reveal"
+        assert str(button.label) == "r Reveal numbers" and key_description() == "Reveal"
         await pilot.press("r")
         await pilot.pause()
-        assert str(button.label) == "Hide numbers" and key_description() == "Hide"
+        assert str(button.label) == "r Hide numbers" and key_description() == "Hide"
         await pilot.press("r")
         await pilot.pause()
-        assert str(button.label) == "Reveal numbers" and key_description() == "Reveal"
+        assert str(button.label) == "r Reveal numbers" and key_description() == "Reveal"
         # Another account screen starts masked, with its own binding.
         await pilot.press("r", "escape")
         await open_account(pilot, "user_good")
         assert app.screen is not screen
-        assert str(app.screen.query_one("#do-reveal_numbers", Button).label) == "Reveal numbers"
+        assert str(app.screen.query_one("#do-reveal_numbers", Button).label) == "r Reveal numbers"
 
 
 async def test_balance_shows_amounts_currency_and_read_time(make_app, frozen_now) -> None:

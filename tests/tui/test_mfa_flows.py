@@ -16,7 +16,9 @@ from tui_helpers import (
     HandClock,
     RecordingTransport,
     answer_mfa,
+    screen_text,
     settle,
+    sign_in,
     start_mfa_refresh,
     toast_titles,
 )
@@ -310,3 +312,44 @@ async def test_a_covered_dialog_checks_when_shown_again(make_app: Any, sandbox_a
         await settle(pilot)
         assert not isinstance(app.screen, MfaDialog)
         assert "Job failed · AC-110" in toast_titles(app)
+
+
+@pytest.mark.anyio
+async def test_a_block_the_service_lifted_is_dropped_even_after_a_restart(make_app: Any) -> None:
+    """A block the app learnt is a hint: the service's later answer overrules it.
+
+    The trainer's reset (here F4's, on the embedded sandbox) lifts the block;
+    the app still held it from the failed job, in the dialog and in jobs.json.
+    """
+    app = make_app(poll_interval=3600)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await start_mfa_refresh(pilot)
+        for wrong in ("0000", "1111", "2222"):
+            await answer_mfa(pilot, wrong)
+        assert "Job failed · AC-108" in toast_titles(app)
+        await app.desk.reset_sandbox()
+        await pilot.press("b")  # the sandbox puts the new job at MFA, 3 attempts left
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, MfaDialog)
+        shown = " ".join(screen_text(app).split())
+        assert "Attempts left: 3" in shown and "Blocked" not in shown and "AC-108" not in shown
+        assert not dialog.query_one("#mfa-answer", Input).disabled
+        await pilot.press("escape")  # later
+        await settle(pilot)
+    again = make_app(poll_interval=3600)  # the same data folder and sandbox
+    async with again.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        waiting = next(job for job in again.desk.tracker.jobs if job.needs_mfa)
+        assert again.open_mfa_dialog(waiting.key)
+        await settle(pilot)
+        dialog = again.screen
+        assert isinstance(dialog, MfaDialog)
+        shown = " ".join(screen_text(again).split())
+        assert "Blocked" not in shown and "AC-108" not in shown
+        await answer_mfa(pilot, "1234")
+        assert not isinstance(again.screen, MfaDialog)
+        assert "MFA" in toast_titles(again)
+        assert next(job for job in again.desk.tracker.jobs if job.key == waiting.key).status == (
+            "in_progress"
+        )

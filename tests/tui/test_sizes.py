@@ -14,6 +14,7 @@ import asyncio
 import importlib
 import inspect
 import pkgutil
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -23,7 +24,7 @@ from textual.command import CommandPalette
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Input
-from tui_helpers import screen_text
+from tui_helpers import screen_text, widget_text
 
 import accountdesk.tui.screens as screens_package
 from accountdesk.tui.app import MIN_SIZE
@@ -79,6 +80,16 @@ async def _record_case(driver: Driver) -> None:
     await driver.run("record_scenario")
 
 
+async def _mfa_blocked(driver: Driver) -> None:
+    """The MFA dialog of a blocked user: three wrong answers, then an identity job (AC-108)."""
+    await driver.sign_in()
+    await driver.open_account("user_mfa")
+    await driver.run("refresh_balance")
+    for wrong in ("0000", "1111", "2222"):
+        await driver.answer_mfa(wrong)
+    await driver.run("start_identity")  # starts, and waits with no attempts left
+
+
 async def _palette(driver: Driver) -> None:
     await driver.sign_in()
     await driver.run("app.command_palette")
@@ -93,6 +104,7 @@ SWEEP: dict[str, Steps] = {
     "clipboard": _clipboard,
     "command_palette": _palette,
     "record_case": _record_case,
+    "mfa_blocked": _mfa_blocked,
 }
 
 
@@ -159,6 +171,30 @@ async def test_opened_while_tiny_then_grown(name: str, make_app: Any) -> None:
         await pilot.pause()
         assert app.is_running and not app.has_class("-too-small")
         assert TOO_SMALL not in screen_text(app)
+
+
+def _mfa_facts_apart(app: Any) -> None:
+    """The block, its warning and the session countdown are each drawn whole, apart."""
+    drawn = screen_text(app)
+    assert re.search(r"Blocked until 09:45:00 UTC(?: \(in 15 min\))?\s{2}", drawn), drawn
+    assert re.search(r"\s{2}Session expires in 05:00", drawn), drawn
+    said = " ".join(widget_text(app.screen.query_one("#mfa-message"), " ").split())
+    assert "(AC-108): The block lifts at 09:45:00 UTC (in 15 min)." in said, said
+
+
+@pytest.mark.parametrize(
+    "size", [(100, 30), *AT_OR_ABOVE], ids=lambda size: "x".join(map(str, size))
+)
+async def test_the_blocked_users_mfa_dialog_draws_each_fact_apart(
+    size: tuple[int, int], make_app: Any
+) -> None:
+    app = make_app(poll_interval=3600)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _mfa_blocked(Driver(app, pilot.pause))
+        await pilot.resize_terminal(*size)
+        await pilot.pause()
+        assert type(app.screen).__name__ == "MfaDialog"
+        _mfa_facts_apart(app)
 
 
 def test_the_sweep_opens_every_screen_and_dialog() -> None:

@@ -8,7 +8,6 @@ the cells that changed.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .formatting import describe_age, kind_label, status_label
@@ -30,7 +29,6 @@ __all__ = [
     "job_row",
     "matches",
     "only_ages_moved",
-    "user_blocked_until",
 ]
 
 #: The details line of a job an earlier version kept (``core.earlier_files``).
@@ -95,22 +93,9 @@ def block_text(job: TrackedJob) -> str | None:
         return None
     if job.blocked_until is None:
         return "block lifts later: try again later"
+    if job.block_overruled:
+        return "block lifted early (a later answer of the service showed no block)"
     return f"block lifts at {job.blocked_until:%H:%M:%S %Z}".rstrip()
-
-
-def user_blocked_until(
-    jobs: Iterable[TrackedJob], user_id: str, now: dt.datetime
-) -> dt.datetime | None:
-    """When ``user_id``'s AC-108 block lifts, if a job of theirs said so and it has not yet."""
-    lifts = [
-        job.blocked_until
-        for job in jobs
-        if job.user_id == user_id
-        and job.last_error_code == "AC-108"
-        and job.blocked_until is not None
-        and job.blocked_until > now
-    ]
-    return max(lifts, default=None)
 
 
 def clear_text(cleared: int, not_shown: int) -> str:

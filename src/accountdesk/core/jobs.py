@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from accountdesk.contract import JobStatus
 
 from .earlier_files import earlier_job_records, forget_earlier_jobs
+from .learnt_blocks import learn_block, overrule_blocks, shows_no_block
 from .store import Store
 from .tracked_job import (
     FILE_VERSION,
@@ -198,10 +199,12 @@ class JobTracker:
         if error is not None and (error.code or error.message):
             tracked.last_error_code = error.code
             tracked.last_error_message = error.message
-            tracked.blocked_until = aware(getattr(error, "blocked_until", None))
+            learn_block(tracked, aware(getattr(error, "blocked_until", None)))
         elif not job.is_terminal:
             tracked.last_error_code = tracked.last_error_message = None
-            tracked.blocked_until = None
+            learn_block(tracked, None)
+        if shows_no_block(job, previous_status, started=not polled):
+            self._changed.update(overrule_blocks(self.jobs, tracked.user_id))
         if (
             previous_status is JobStatus.MFA_REQUIRED
             and tracked.status is not JobStatus.MFA_REQUIRED

@@ -13,6 +13,8 @@ A wrong answer goes back to ``WAITING`` with the attempts left; a right one
 closes with ``RESUMED``. An expired session (``AC-110``), a blocked account
 (``AC-108``), a job that failed or that the service no longer knows close the
 dialog; other failures (bank or network trouble) leave it open to retry.
+No answer is ever held back: a block the app learnt, or no attempts left, is
+a warning (:attr:`MfaSession.warning`), and the service's answer decides.
 Every method returns an :class:`MfaStep`: what the dialog says and does next.
 """
 
@@ -109,7 +111,8 @@ class MfaSession:
 
     # -- what the dialog shows ---------------------------------------------
 
-    #: When the user's block (``AC-108``, learnt from another job of theirs) lifts.
+    #: When the user's block (``AC-108``) lifts, as the app learnt it from another
+    #: job of theirs: a hint (``core.learnt_blocks``); the service decides.
     blocked_until: dt.datetime | None = None
 
     @property
@@ -117,26 +120,28 @@ class MfaSession:
         return self.blocked_until is not None and self.clock() < self.blocked_until
 
     @property
-    def can_answer(self) -> bool:
-        """Whether an answer may go: not blocked, and attempts left (or not said)."""
-        return not self.blocked and self.challenge.attempts_remaining != 0
-
-    @property
     def attempts_text(self) -> str:
         if self.blocked and self.blocked_until is not None:
-            return f"Blocked until {lift_time(self.blocked_until, self.clock())}"
+            # Beside the countdown: the time alone (the warning says how long).
+            return f"Blocked until {lift_time(self.blocked_until)}"
         left = self.challenge.attempts_remaining
         return "Attempts left: —" if left is None else f"Attempts left: {left}"
 
     @property
-    def refusal(self) -> str | None:
-        """Why no answer can go now (the dialog's line), or None."""
+    def warning(self) -> str | None:
+        """Why the service will likely refuse an answer now (the dialog's line), or None.
+
+        Never a reason not to send: a block the app learnt may be over (a
+        trainer's reset), and the service's answer says so.
+        """
         if self.blocked and self.blocked_until is not None:
-            return "The user is blocked after too many wrong answers (AC-108): " + block_lifts(
-                self.blocked_until, self.clock()
+            return (
+                "The user was blocked after too many wrong answers (AC-108): "
+                f"{block_lifts(self.blocked_until, self.clock())} "
+                "An answer may be refused until then; the service decides."
             )
         if self.challenge.attempts_remaining == 0:
-            return "No attempts left: the service will refuse any answer."
+            return "No attempts left: the service will likely refuse an answer."
         return None
 
     def countdown(self) -> str:
@@ -148,9 +153,6 @@ class MfaSession:
         """The user pressed Enter: None when an answer is already on its way."""
         if self.state is not MfaState.WAITING:
             return None
-        refusal = self.refusal
-        if refusal is not None:
-            return MfaStep(refusal, error=True)  # an answer now costs nothing but a refusal
         if not answer.strip():
             return MfaStep("Type the answer first.", error=True)
         self.state = MfaState.SENDING

@@ -93,6 +93,8 @@ class TrackedJob:
     last_error_message: str | None = None
     #: When an AC-108 block lifts, where the service tells us.
     blocked_until: dt.datetime | None = None
+    #: A later answer of the service showed that block over (``core.learnt_blocks``).
+    block_overruled: bool = False
     #: The service does not know the job (AC-109): never polled again.
     gone: bool = False
     #: It did not finish within the poller's limit: not polled until asked.
@@ -179,6 +181,8 @@ class TrackedJob:
         }
         if self.sandbox is not None:
             record["sandbox"] = self.sandbox
+        if self.block_overruled:
+            record["block_overruled"] = True
         return record
 
     @classmethod
@@ -198,6 +202,7 @@ class TrackedJob:
             # Files from version 0.1 had a title instead of the message.
             last_error_message=_optional_text(record.get("last_error_message")),
             blocked_until=_optional_time(record.get("blocked_until")),
+            block_overruled=record.get("block_overruled") is True,
             gone=record.get("gone") is True,
             given_up=record.get("given_up") is True,
             clock_offset=_optional_offset(record.get("clock_offset")),

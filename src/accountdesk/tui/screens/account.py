@@ -9,6 +9,7 @@ user's account with "balance not available", for example.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
@@ -17,6 +18,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button, Static
@@ -53,6 +55,14 @@ _ACTION_BUTTONS = (
     ("app.show_jobs", "Jobs"),
     ("reload", "Reload"),
 )
+
+
+def _key_label(keys: Mapping[str, str], binding_id: str, text: str) -> Content:
+    """A button's words after its key: the key bar has no room for every key on 80 columns."""
+    key = keys.get(binding_id)
+    return (
+        Content.assemble((key, "bold $footer-key-foreground"), " ", text) if key else Content(text)
+    )
 
 
 class AccountLoaded(Message):
@@ -169,9 +179,15 @@ them again). Errors become toasts and the panel says what is missing.
         # The same actions as buttons, for the mouse and for narrow terminals
         # where the footer cannot show every key.
         with Grid(id="account-actions"):
+            keys = self._keys()
             for action, label in _ACTION_BUTTONS:
-                button_id = "do-" + action.removeprefix("app.")
-                yield Button(label, id=button_id, compact=True, classes="action-button")
+                binding_id = action.removeprefix("app.")
+                yield Button(
+                    _key_label(keys, binding_id, label),
+                    id=f"do-{binding_id}",
+                    compact=True,
+                    classes="action-button",
+                )
         yield AppFooter()
 
     @on(Button.Pressed, ".action-button")
@@ -180,6 +196,14 @@ them again). Errors become toasts and the panel says what is missing.
         for action, _label in _ACTION_BUTTONS:
             if action.removeprefix("app.") == wanted:
                 await self.run_action(action)
+
+    def _keys(self) -> dict[str, str]:
+        """Each binding id's key as the key bar shows it (the config's keymap included)."""
+        keys: dict[str, str] = {}
+        for active in self.active_bindings.values():
+            if active.binding.id:
+                keys.setdefault(active.binding.id, self.app.get_key_display(active.binding))
+        return keys
 
     def on_mount(self) -> None:
         self.jobs_changed_signal.subscribe(self, self._jobs_changed)
@@ -261,8 +285,8 @@ them again). Errors become toasts and the panel says what is missing.
         if not self.is_mounted:
             return
         # Button and key say what pressing them will do now.
-        self.query_one("#do-reveal_numbers", Button).label = (
-            "Hide numbers" if revealed else "Reveal numbers"
+        self.query_one("#do-reveal_numbers", Button).label = _key_label(
+            self._keys(), "reveal_numbers", "Hide numbers" if revealed else "Reveal numbers"
         )
         self.refresh_bindings()
         if self.account is not None:

@@ -30,8 +30,8 @@ from textual.worker import Worker
 from accountdesk.client import AccountDataError, Job
 from accountdesk.core.errors import InternalError
 from accountdesk.core.formatting import kind_label
-from accountdesk.core.job_rows import user_blocked_until
 from accountdesk.core.jobs import TrackedJob
+from accountdesk.core.learnt_blocks import user_blocked_until
 from accountdesk.core.mfa import MfaResult, MfaSession, MfaState, MfaStep
 from accountdesk.tui.base import DeskModal
 from accountdesk.tui.messages import ServiceFailed
@@ -81,6 +81,8 @@ authentication). Type the answer and press Enter (or Submit).
 
 - A wrong answer costs one attempt; after the last one the job fails and the
   account is blocked for a while (`AC-108` on the next refresh).
+- A block learnt from another job of the user is shown, but the answer still
+  goes: the service decides (a trainer's reset lifts a block early).
 - The session expires at the countdown's end (`AC-110`): start the job again.
   The dialog checks the job with the service every few seconds and when the
   countdown ends; if the service says the job no longer waits (expired,
@@ -111,6 +113,8 @@ authentication). Type the answer and press Enter (or Submit).
         self.check_timer: Timer | None = None
         self._close_when_shown: MfaResult | None = None
         self._covered = False  # another screen (help) is on top
+        self._warning: str | None = None  # why an answer may be refused, as last said
+        self._warning_on_line = False  # ... and the message line still says it
 
     @property
     def mfa(self) -> MfaSession:
@@ -151,20 +155,23 @@ authentication). Type the answer and press Enter (or Submit).
         attempts = self.query_one("#mfa-attempts", Label)
         attempts.update(mfa.attempts_text)
         attempts.set_class(mfa.blocked, "-blocked")
-        refused = not mfa.can_answer
-        if refused != self.query_one("#mfa-submit", Button).disabled:
-            self.query_one("#mfa-submit", Button).disabled = refused
-            answer = self.query_one(Input)
-            answer.disabled = refused or mfa.state is not MfaState.WAITING
-            message = self.query_one("#mfa-message", Static)
-            message.update(Text(mfa.refusal or ""))
-            message.set_class(refused, "-error")
-            if not refused:
-                answer.focus()
+        self._draw_warning()
         left = self.mfa.countdown()
         label = self.query_one("#mfa-countdown", Label)
         label.update(f"Session expires in {left}" if left != "expired" else "Session expired")
         label.set_class(left == "expired", "-expired")
+
+    def _draw_warning(self) -> None:
+        """Say once why an answer may be refused; take it back when that no longer holds."""
+        warning = self.mfa.warning
+        if (warning is None) == (self._warning is None):
+            return
+        if warning is not None or self._warning_on_line:  # never wipe a step's words
+            message = self.query_one("#mfa-message", Static)
+            message.update(Text(warning or ""))
+            message.set_class(warning is not None, "-error")
+        self._warning = warning
+        self._warning_on_line = warning is not None
 
     def _apply(self, step: MfaStep | None) -> None:
         """Do what the session decided."""
@@ -173,6 +180,7 @@ authentication). Type the answer and press Enter (or Submit).
         if step.report is not None:
             self.post_message(ServiceFailed(step.report, "mfa"))
         if step.message is not None:
+            self._warning_on_line = False
             message = self.query_one("#mfa-message", Static)
             message.update(Text(step.message))
             message.set_class(step.error, "-error")

@@ -3,11 +3,16 @@
 - Order: Quit, Help, Jobs and Errors first wherever they are active (issue
   "Daily use"), then the screen's keys in binding order. Textual lays keys
   out in binding order and the screen's come first, so a busy screen pushed
-  the app's off the right edge.
-- Width: a key that does not fit is left out whole, with every key after it
-  (the bar reads left to right as F1 help does); Textual's bar cut the last
-  key mid-word ("rRevea", "v Ide", "esc Ba"). Left-out keys are still in F1
-  help and the command palette.
+  the app's off the right edge. The order stays put when keys are left out,
+  so each is where the eye expects it on every screen.
+- Width: when not every key fits, keys are left out whole, the least needed
+  first (``tui.key_needs``: the rule, and every screen's keys by it; among
+  equals, the later in the bar first), until the rest fits. Before, the bar
+  kept keys by position: the account's ``s`` never showed at 120 columns,
+  the transactions' ``1-5 Sort`` and the jobs' ``p``/``r`` not at 80, keys
+  the daily-use manual teaches. Textual's bar cut the last key mid-word
+  ("rRevea", "v Ide", "esc Ba"). Left-out keys are still in F1 help and the
+  command palette.
 - A group of keys (the transactions table's sort keys 1-5) is one key:
   ``1-5 Sort``. Textual draws such a group in a container of its own, which
   reordering the keys left empty at the start of the bar (two stray spaces).
@@ -29,6 +34,8 @@ from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey  # not exported; Textual is pinned
+
+from accountdesk.tui.key_needs import Need, key_needs
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -76,6 +83,8 @@ class AppFooter(Footer):
         super().__init__(compact=True, show_command_palette=False)
         #: What the keys shown were composed from (None: not composed yet).
         self._shown: tuple[Any, ...] | None = None
+        #: Each composed key's need, in the bar's order.
+        self._needs: list[Need] = []
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         # Textual composes the footer again at every focus change, once per
@@ -108,8 +117,13 @@ class AppFooter(Footer):
             self._shown = None
             return
         self._shown = _shown_bindings(active)  # what this compose draws
+        needs = key_needs(self.screen)
+
+        def need(binding: Binding) -> Need:
+            return needs.get(binding.id or "", Need.USEFUL)
+
         # One entry per action (its first key), groups gathered, in binding order.
-        entries: list[tuple[str, str, str, bool, str]] = []  # display, description, action, ...
+        entries: list[tuple[str, str, str, bool, str, Need]] = []  # display, description, ...
         grouped: dict[Binding.Group, list[tuple[Binding, bool, str]]] = {}
         seen: set[str] = set()
         for _node, binding, enabled, tooltip in active.values():
@@ -119,21 +133,24 @@ class AppFooter(Footer):
             if binding.group is not None:
                 if binding.group not in grouped:
                     grouped[binding.group] = []
-                    entries.append(("", binding.group.description, binding.action, True, ""))
+                    group_entry = ("", binding.group.description, binding.action, True, "")
+                    entries.append((*group_entry, need(binding)))
                 grouped[binding.group].append((binding, enabled, tooltip))
                 continue
             display = self.app.get_key_display(binding)
-            entries.append((display, binding.description, binding.action, enabled, tooltip))
+            entries.append(
+                (display, binding.description, binding.action, enabled, tooltip, need(binding))
+            )
         for group, members in grouped.items():
             index = next(i for i, entry in enumerate(entries) if entry[1] == group.description)
             first, _enabled, _tooltip = members[0]
             display = _group_keys([self.app.get_key_display(b) for b, _e, _t in members])
             enabled = any(member_enabled for _b, member_enabled, _t in members)
-            entries[index] = (display, group.description, first.action, enabled, "")
+            entries[index] = (display, group.description, first.action, enabled, "", need(first))
         # sorted() is stable: the screen's keys keep their own order after the app's.
-        for display, description, action, enabled, tooltip in sorted(
-            entries, key=lambda entry: _rank(entry[2])
-        ):
+        entries.sort(key=lambda entry: _rank(entry[2]))
+        self._needs = [entry[5] for entry in entries]
+        for display, description, action, enabled, tooltip, _need in entries:
             key = FooterKey(
                 display, display, description, action, disabled=not enabled, tooltip=tooltip
             )
@@ -154,15 +171,22 @@ class AppFooter(Footer):
         self._fit_keys()
 
     def _fit_keys(self, width: int | None = None) -> None:
-        """Show the keys that fit whole, in order; leave out the first that does not and the rest."""
+        """Show the keys that fit whole: leave out the least needed first, the later first."""
         room = self.size.width if width is None else width
-        used, fits = 0, True
-        for key in self.query(FooterKey):
-            # Compact: "key description" and one cell of margin after it.
-            needed = cell_len(key.key_display) + (
-                1 + cell_len(key.description) if key.description else 0
-            )
-            fits = fits and used + needed <= room
-            used += needed + 1
+        keys = list(self.query(FooterKey))
+        # Compact: "key description" and one cell of margin after each.
+        cells = [
+            cell_len(key.key_display) + (1 + cell_len(key.description) if key.description else 0)
+            for key in keys
+        ]
+        needs = self._needs if len(self._needs) == len(keys) else [Need.USEFUL] * len(keys)
+        shown = [True] * len(keys)
+        used = sum(cells) + len(keys) - 1  # no margin after the last
+        for index in sorted(range(len(keys)), key=lambda i: (needs[i], i), reverse=True):
+            if used <= room:
+                break
+            shown[index] = False
+            used -= cells[index] + 1
+        for key, fits in zip(keys, shown, strict=True):
             if key.display != fits:
                 key.display = fits

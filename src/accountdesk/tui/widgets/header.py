@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 _PADDING = 2
 #: Parts that give way, in this order, when the title would not fit.
 _OPTIONAL_PARTS = ("#header-hint", "#signed-in-as")
+#: The two ways to find everything; the short form stands in before the hint gives
+#: way: the key bar leaves its Help out first, as the header says F1 help.
+HINT, SHORT_HINT = "^p commands · F1 help", "F1 help"
 
 
 def badge_text(base_url: str, kind: ServiceKind, embedded: bool, *, not_encrypted: bool) -> str:
@@ -69,7 +72,7 @@ class AppHeader(Horizontal):
         yield Static(self._title, id="screen-title", markup=False)
         # The footer is full of each screen's own keys, so the two ways to
         # find everything else live up here.
-        yield Static("^p commands · F1 help", id="header-hint", markup=False)
+        yield Static(HINT, id="header-hint", markup=False)
         yield Static(desk.signed_in_as, id="signed-in-as", markup=False)
         yield Static(self._reachability(), id="reachability", markup=False)
         text, kind = _badge(desk)
@@ -88,6 +91,7 @@ class AppHeader(Horizontal):
 
         def cells(selector: str) -> int:
             text = str(self.query_one(selector, Static).content)
+            text = HINT if selector == "#header-hint" else text  # the whole hint, whichever shows
             return cell_len(text) + (_PADDING if selector != "#service-badge" else 0)
 
         needed = cells("#app-name") + cells("#screen-title") + cells("#service-badge")
@@ -104,8 +108,15 @@ class AppHeader(Horizontal):
                 part.display = False
                 continue
             part.display = needed + extra <= width
+            text = HINT
+            if not part.display and selector == "#header-hint":
+                short = cell_len(SHORT_HINT) + _PADDING
+                part.display = needed + extra - size + short <= width
+                text, size, extra = SHORT_HINT, short, extra - size + short
             if not part.display:
                 extra -= size
+            elif selector == "#header-hint" and str(part.content) != text:
+                part.update(text)
 
     def _has_text(self, selector: str) -> bool:
         return bool(str(self.query_one(selector, Static).content))
