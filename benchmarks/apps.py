@@ -18,8 +18,8 @@ from pydantic import SecretStr
 from accountdesk.client import AccountDataClient
 from accountdesk.core.connection import default_client_factory
 from accountdesk.core.desk import Desk
-from accountdesk.core.paths import AppDirs
-from accountdesk.core.settings import load_settings
+from accountdesk.core.settings.model import load_settings
+from accountdesk.core.settings.paths import AppDirs
 
 __all__ = ["NoKeyring", "make_desk", "stub_transport"]
 

@@ -38,7 +38,7 @@ from typing import Any
 
 from textual.widgets import Static
 
-from accountdesk.core.transactions import TransactionView
+from accountdesk.core.transactions.view import TransactionView
 from accountdesk.tui.screens.account import AccountScreen
 from accountdesk.tui.screens.transactions import TransactionsScreen
 from accountdesk.tui.widgets.transaction_table import TransactionTable

@@ -16,7 +16,7 @@ import sys
 def main(transport: str) -> int:
     gc.disable()  # as accountdesk.cli.main
     from accountdesk.cli.startup import StartUp
-    from accountdesk.core.paths import default_data_dir
+    from accountdesk.core.settings.paths import default_data_dir
     from accountdesk.tui.app import AccountDeskApp
 
     from .apps import make_desk, stub_transport

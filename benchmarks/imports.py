@@ -22,8 +22,8 @@ from .processes import CHECKOUT, python_env
 APP_IMPORTS = (
     "accountdesk.cli",
     "accountdesk.core.desk",
-    "accountdesk.core.paths",
-    "accountdesk.core.start_settings",
+    "accountdesk.core.settings.paths",
+    "accountdesk.core.settings.start",
     "accountdesk.cli.packs",
     "accountdesk.tui.app",
     "accountdesk.tui.terminal_driver",

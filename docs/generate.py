@@ -417,8 +417,8 @@ def _default_text(field: Any) -> str:
 
 
 def settings_page() -> str:
-    from accountdesk.core.paths import DATA_DIR_HELP, DATA_DIR_VARIABLE
-    from accountdesk.core.settings import ENV_PREFIX, Profile, Settings
+    from accountdesk.core.settings.model import ENV_PREFIX, Profile, Settings
+    from accountdesk.core.settings.paths import DATA_DIR_HELP, DATA_DIR_VARIABLE
 
     rows = []
     for name, field in Settings.model_fields.items():
@@ -436,7 +436,7 @@ def settings_page() -> str:
         f"| `{name}` | {_type_text(field)} |" for name, field in Profile.model_fields.items()
     ]
     lines = [
-        _header("the settings model (`accountdesk.core.settings.Settings`)"),
+        _header("the settings model (`accountdesk.core.settings.model.Settings`)"),
         "# Settings reference",
         "",
         "Every setting of the config file (`config.toml`), its environment variable",

@@ -46,7 +46,7 @@ def test_a_changed_source_makes_its_page_stale(generator: ModuleType, made: dict
 
 def test_the_pages_hold_what_their_sources_define(made: dict[str, str]) -> None:
     from accountdesk.contract import ERRORS, FAILURE_GUIDANCE
-    from accountdesk.core.settings import environment_variables
+    from accountdesk.core.settings.model import environment_variables
     from accountdesk.sandbox import openapi_document
     from accountdesk.tui.screenshots import SCREENS
 
@@ -97,7 +97,7 @@ def test_each_committed_screenshot_is_the_screen_drawn_now(name: str, tmp_path: 
 def test_the_settings_guide_describes_every_setting() -> None:
     # The operator's table (what each setting is for) is prose beside the
     # generated reference; a new setting must get its line there too.
-    from accountdesk.core.settings import Settings
+    from accountdesk.core.settings.model import Settings
 
     guide = (ROOT / "docs" / "operator" / "settings.md").read_text(encoding="utf-8")
     described = set(re.findall(r"^\| `\[?(\w+)", guide, re.M))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from accountdesk.core.tours import load_tour
+from accountdesk.core.tours.tour import load_tour
 from accountdesk.sandbox import load_scenarios
 from accountdesk.sandbox.generated import CATEGORIES
 from accountdesk.sandbox.packs.models import ENDPOINT_NAMES

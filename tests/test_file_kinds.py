@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from accountdesk import cli
-from accountdesk.core.tours import TourFileError, load_tour
+from accountdesk.core.tours.tour import TourFileError, load_tour
 from accountdesk.sandbox import load_scenarios
 from accountdesk.sandbox.packs.reading import PackError
 

@@ -97,7 +97,7 @@ def test_the_wheel_carries_the_shipped_tours(wheel: Path, tmp_path: Path) -> Non
         timeout=300,
     )  # fmt: skip
     probe = (
-        "import accountdesk; from accountdesk.core.tours import shipped_tours; "
+        "import accountdesk; from accountdesk.core.tours.tour import shipped_tours; "
         "from accountdesk.sandbox import SCENARIO_USERS; "
         "print(accountdesk.__file__, len(shipped_tours()), len(SCENARIO_USERS))"
     )

@@ -18,7 +18,7 @@ from accountdesk.client.transactions.stream import ColumnStream
 
 if TYPE_CHECKING:
     from accountdesk.core.desk import Desk
-    from accountdesk.core.transactions import TransactionData
+    from accountdesk.core.transactions.data import TransactionData
 
 
 def parse_body(content: bytes) -> TransactionColumns:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from accountdesk.core.case_files import next_case_number
+from accountdesk.core.cases.files import next_case_number
 
 
 def test_the_next_number_is_one_past_every_case_the_folders_hold(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from accountdesk.core import clipboard
 from accountdesk.core.clipboard import ClipboardMode, clipboard_route, save_clip
-from accountdesk.core.settings import ConfigError, load_settings
+from accountdesk.core.settings.model import ConfigError, load_settings
 from accountdesk.core.store import Store
 
 XTERM = {"TERM": "xterm-256color"}

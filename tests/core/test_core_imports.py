@@ -10,16 +10,16 @@ import pytest
 
 CORE_MODULES = [
     "accountdesk.core.desk",
-    "accountdesk.core.settings",
-    "accountdesk.core.config_file",
+    "accountdesk.core.settings.model",
+    "accountdesk.core.settings.file",
     "accountdesk.core.store",
-    "accountdesk.core.jobs",
-    "accountdesk.core.poller",
+    "accountdesk.core.jobs.tracker",
+    "accountdesk.core.jobs.poller",
     "accountdesk.core.recents",
     "accountdesk.core.mfa",
-    "accountdesk.core.transactions",
-    "accountdesk.core.job_rows",
-    "accountdesk.core.errors",
+    "accountdesk.core.transactions.view",
+    "accountdesk.core.jobs.rows",
+    "accountdesk.core.errors.log",
     "accountdesk.core.logs",
 ]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from accountdesk.core.paths import DATA_DIR_VARIABLE, AppDirs
+from accountdesk.core.settings.paths import DATA_DIR_VARIABLE, AppDirs
 
 
 def test_the_data_folder_can_be_moved(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

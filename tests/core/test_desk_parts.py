@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from accountdesk.core.desk import Desk
-from accountdesk.core.paths import AppDirs
-from accountdesk.core.start_settings import read_start_settings
+from accountdesk.core.settings.paths import AppDirs
+from accountdesk.core.settings.start import read_start_settings
 
 FROZEN = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
 
@@ -59,15 +59,23 @@ def test_building_a_desk_imports_none_of_the_parts_modules(tmp_path: Path) -> No
         "import json, sys\n"
         "from pathlib import Path\n"
         "from accountdesk.core.desk import Desk\n"
-        "from accountdesk.core.paths import AppDirs\n"
-        "from accountdesk.core.start_settings import read_start_settings\n"
+        "from accountdesk.core.settings.paths import AppDirs\n"
+        "from accountdesk.core.settings.start import read_start_settings\n"
         f"d = Path({str(tmp_path)!r})\n"
         "dirs = AppDirs(d / 'config.toml', d / 'data', d / 'log')\n"
         "Desk(read_start_settings(dirs.config_path, {}), dirs)\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.startswith('accountdesk'))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    parts = ("errors", "jobs", "poller", "notices", "secrets", "recents", "tracked_job")
+    parts = (
+        "errors.log",
+        "jobs.tracker",
+        "jobs.poller",
+        "notices",
+        "settings.secrets",
+        "recents",
+        "jobs.tracked_job",
+    )
     loaded = set(out.stdout.split('"'))
     assert [part for part in parts if f"accountdesk.core.{part}" in loaded] == []
     assert "accountdesk.contract" not in loaded

@@ -10,8 +10,8 @@ import pytest
 from pydantic import SecretStr
 
 from accountdesk.core.desk import Desk
-from accountdesk.core.paths import AppDirs
-from accountdesk.core.settings import Settings
+from accountdesk.core.settings.model import Settings
+from accountdesk.core.settings.paths import AppDirs
 from accountdesk.sandbox import FrozenClock, create_app, engine
 from transaction_bodies import read_whole
 

@@ -10,11 +10,11 @@ import pytest
 from pydantic import SecretStr
 
 from accountdesk.client import ApiError, InvalidRequestError, MalformedResponseError
-from accountdesk.core.clock_steps import describe_step, parse_clock_step
-from accountdesk.core.demo import StoppedClock, demo_desk
 from accountdesk.core.desk import Desk
-from accountdesk.core.paths import AppDirs
-from accountdesk.core.settings import Settings
+from accountdesk.core.settings.model import Settings
+from accountdesk.core.settings.paths import AppDirs
+from accountdesk.core.tours.clock_steps import describe_step, parse_clock_step
+from accountdesk.core.tours.demo import StoppedClock, demo_desk
 from accountdesk.sandbox import FrozenClock, create_app
 
 pytestmark = pytest.mark.anyio

@@ -11,9 +11,9 @@ from pydantic import SecretStr
 
 from accountdesk.client import ApiError, TrainingRoom
 from accountdesk.core.desk import Desk
-from accountdesk.core.paths import AppDirs
 from accountdesk.core.room_rows import room_title, trainee_details, trainee_row
-from accountdesk.core.settings import Settings
+from accountdesk.core.settings.model import Settings
+from accountdesk.core.settings.paths import AppDirs
 from accountdesk.sandbox import FrozenClock, create_app
 
 pytestmark = pytest.mark.anyio

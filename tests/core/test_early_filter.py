@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from test_transaction_growth import _SIZES, _columns
 
-from accountdesk.core.early_filter import EarlyFilter
-from accountdesk.core.transactions import TransactionData, TransactionView
+from accountdesk.core.transactions.data import TransactionData
+from accountdesk.core.transactions.early_filter import EarlyFilter
+from accountdesk.core.transactions.view import TransactionView
 
 
 @pytest.mark.parametrize("text", ["shop", "  CAFÉ ", "東京", "nothing like it", ""])

@@ -20,12 +20,12 @@ from pathlib import Path
 import pytest
 
 from accountdesk.client import Job
-from accountdesk.core import sandbox_instance
 from accountdesk.core.desk import Desk
-from accountdesk.core.jobs import JobTracker
-from accountdesk.core.paths import AppDirs
-from accountdesk.core.sandbox_instance import SandboxLocks
-from accountdesk.core.settings import Settings
+from accountdesk.core.jobs import sandbox_instance
+from accountdesk.core.jobs.sandbox_instance import SandboxLocks
+from accountdesk.core.jobs.tracker import JobTracker
+from accountdesk.core.settings.model import Settings
+from accountdesk.core.settings.paths import AppDirs
 from accountdesk.core.store import Store
 
 NOW = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.UTC)
@@ -109,7 +109,7 @@ async def test_the_embedded_sandbox_holds_its_lock_while_it_runs(tmp_path: Path)
 
 
 def test_the_details_line_says_whose_job_it_is(tmp_path: Path) -> None:
-    from accountdesk.core.job_rows import ANOTHER_WINDOW, job_details, job_note
+    from accountdesk.core.jobs.rows import ANOTHER_WINDOW, job_details, job_note
 
     path = tmp_path / "jobs.json"
     one, two = _window(tmp_path), _window(tmp_path)

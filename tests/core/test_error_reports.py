@@ -29,7 +29,8 @@ from accountdesk.client import (
 from accountdesk.client.models import Job
 from accountdesk.contract import ERRORS, FAILURE_GUIDANCE, SANDBOX_CODES, FailureKind, endpoints
 from accountdesk.core.desk import Desk
-from accountdesk.core.error_reports import (
+from accountdesk.core.errors.log import ErrorRecord, InternalError, lift_time
+from accountdesk.core.errors.reports import (
     SANDBOX_SERVE_COMMAND,
     ReportFormat,
     curl_command,
@@ -38,9 +39,8 @@ from accountdesk.core.error_reports import (
     export_errors,
     ticket_text,
 )
-from accountdesk.core.errors import ErrorRecord, InternalError, lift_time
-from accountdesk.core.paths import AppDirs
-from accountdesk.core.settings import Settings
+from accountdesk.core.settings.model import Settings
+from accountdesk.core.settings.paths import AppDirs
 
 NOW = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.UTC)
 LIVE = "https://api.bank.example"

@@ -19,10 +19,10 @@ import pytest
 from pydantic import SecretStr
 
 from accountdesk.core.desk import Desk
-from accountdesk.core.error_reports import ReportFormat, export_errors
-from accountdesk.core.job_rows import job_row
-from accountdesk.core.paths import AppDirs
-from accountdesk.core.settings import Settings
+from accountdesk.core.errors.reports import ReportFormat, export_errors
+from accountdesk.core.jobs.rows import job_row
+from accountdesk.core.settings.model import Settings
+from accountdesk.core.settings.paths import AppDirs
 from accountdesk.sandbox import FrozenClock, create_app
 
 pytestmark = pytest.mark.anyio
@@ -153,7 +153,7 @@ async def test_file_names_are_on_the_wall_clock(tmp_path: Path) -> None:
 
 def test_a_demo_names_files_by_the_real_time(tmp_path: Path) -> None:
     """A demo's app clock stands still; two exports a minute apart must not share a name."""
-    from accountdesk.core.demo import demo_desk
+    from accountdesk.core.tours.demo import demo_desk
 
     dirs = AppDirs(tmp_path / "config.toml", tmp_path / "data", tmp_path / "logs")
     desk = demo_desk(Settings(), dirs, start=START)
@@ -164,7 +164,7 @@ def test_a_demo_names_files_by_the_real_time(tmp_path: Path) -> None:
 
 
 def test_a_job_record_keeps_its_clock(tmp_path: Path) -> None:
-    from accountdesk.core.jobs import TrackedJob
+    from accountdesk.core.jobs.tracker import TrackedJob
 
     record: dict[str, Any] = {
         "user_id": "user_good",

@@ -9,7 +9,7 @@ from typing import Any
 
 from accountdesk.client import Job
 from accountdesk.contract import JobKind, JobStatus
-from accountdesk.core.jobs import MAX_JOBS_PER_SERVICE, JobTracker
+from accountdesk.core.jobs.tracker import MAX_JOBS_PER_SERVICE, JobTracker
 from accountdesk.core.store import Store
 
 NOW = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.UTC)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from accountdesk.client import Job, exponential_backoff
 from accountdesk.core.formatting import describe_age
-from accountdesk.core.job_rows import JobRow, job_note, only_ages_moved
-from accountdesk.core.jobs import JobTracker as _Tracker
-from accountdesk.core.poller import BACKOFF_BASE, BACKOFF_CAP
+from accountdesk.core.jobs.poller import BACKOFF_BASE, BACKOFF_CAP
+from accountdesk.core.jobs.rows import JobRow, job_note, only_ages_moved
+from accountdesk.core.jobs.tracker import JobTracker as _Tracker
 from accountdesk.core.store import Store
 
 
@@ -226,7 +226,7 @@ def test_two_apps_on_one_data_dir_keep_each_others_jobs(tmp_path: Path) -> None:
 
 
 def test_ages_are_read_at_one_moment_that_a_moved_sandbox_clock_moves() -> None:
-    from accountdesk.core.job_rows import AgesMoment
+    from accountdesk.core.jobs.rows import AgesMoment
 
     moment = AgesMoment()
     assert moment.at is None and moment.clock_moved(dt.timedelta(0))  # no step yet
@@ -238,7 +238,7 @@ def test_ages_are_read_at_one_moment_that_a_moved_sandbox_clock_moves() -> None:
 
 
 def test_a_job_row_says_kind_and_status_in_the_persons_words(tmp_path: Path) -> None:
-    from accountdesk.core.job_rows import job_row, matches
+    from accountdesk.core.jobs.rows import job_row, matches
 
     tracker = JobTracker(tmp_path / "jobs.json", "sandbox")
     refresh = tracker.track(make_job(status="in_progress"), "user_good", NOW)

@@ -14,9 +14,9 @@ import datetime as dt
 from pathlib import Path
 
 from accountdesk.client import Job
-from accountdesk.core.job_rows import block_text
-from accountdesk.core.jobs import JobTracker
-from accountdesk.core.learnt_blocks import user_blocked_until
+from accountdesk.core.jobs.learnt_blocks import user_blocked_until
+from accountdesk.core.jobs.rows import block_text
+from accountdesk.core.jobs.tracker import JobTracker
 from accountdesk.core.store import Store
 
 NOW = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.UTC)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from accountdesk.core.pack_toml import pack_text, toml_string, toml_value
+from accountdesk.core.cases.pack_toml import pack_text, toml_string, toml_value
 
 
 @settings(max_examples=200, derandomize=True, deadline=None)

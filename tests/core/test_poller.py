@@ -22,8 +22,8 @@ from accountdesk.client import (
     TransportError,
 )
 from accountdesk.contract import JobStatus
-from accountdesk.core.jobs import JobTracker, TrackedJob
-from accountdesk.core.poller import AsyncioScheduler, JobPoller, PollerState
+from accountdesk.core.jobs.poller import AsyncioScheduler, JobPoller, PollerState
+from accountdesk.core.jobs.tracker import JobTracker, TrackedJob
 from accountdesk.core.store import Store
 
 NOW = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.UTC)

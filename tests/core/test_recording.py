@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accountdesk.client import AccountDataClient
-from accountdesk.core.case_files import case_pack_text, check_pack
-from accountdesk.core.pack_toml import pack_text
-from accountdesk.core.record import record_user
-from accountdesk.core.recorded_user import pack_user
+from accountdesk.core.cases.files import case_pack_text, check_pack
+from accountdesk.core.cases.pack_toml import pack_text
+from accountdesk.core.cases.record import record_user
+from accountdesk.core.cases.recorded_user import pack_user
 from accountdesk.sandbox import SCENARIO_USERS, FrozenClock, create_app, load_scenarios
 
 START = dt.datetime(2026, 3, 2, 12, 0, tzinfo=dt.UTC)

@@ -14,9 +14,9 @@ from typing import Any
 import httpx
 
 from accountdesk.client import AccountDataClient
-from accountdesk.core.case_files import case_pack_text
-from accountdesk.core.record import Recording, record_user
-from accountdesk.core.recorded_user import pack_user
+from accountdesk.core.cases.files import case_pack_text
+from accountdesk.core.cases.record import Recording, record_user
+from accountdesk.core.cases.recorded_user import pack_user
 from accountdesk.sandbox import FrozenClock, create_app, load_scenarios
 
 START = dt.datetime(2026, 3, 2, 12, 0, tzinfo=dt.UTC)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from accountdesk.core.config_file import remember_credentials, remember_theme
-from accountdesk.core.settings import (
+from accountdesk.core.settings.file import remember_credentials, remember_theme
+from accountdesk.core.settings.model import (
     SANDBOX_API_KEY,
     SANDBOX_API_SECRET,
     ConfigError,
@@ -280,7 +280,7 @@ def test_settings_checked_after_the_first_frame_are_the_file_it_drew(tmp_path: P
     # The first frame drew the embedded sandbox from this file; a file changed
     # before the check (another terminal saving it) must not turn the same
     # session into a live one behind a SANDBOX badge.
-    from accountdesk.core.start_settings import read_start_settings
+    from accountdesk.core.settings.start import read_start_settings
 
     path = _write(tmp_path / "config.toml", 'theme = "textual-light"\n')
     start = read_start_settings(path, {})

@@ -23,8 +23,8 @@ from pydantic import SecretStr
 
 from accountdesk.contract import JobStatus
 from accountdesk.core.desk import Desk
-from accountdesk.core.paths import AppDirs
-from accountdesk.core.settings import Settings
+from accountdesk.core.settings.model import Settings
+from accountdesk.core.settings.paths import AppDirs
 from accountdesk.sandbox import FrozenClock, create_app
 from transaction_bodies import read_whole
 
@@ -312,8 +312,8 @@ async def test_a_key_with_odd_characters_keeps_its_files_in_the_data_folder(
 
 
 def test_a_job_of_an_earlier_version_says_so_on_its_row() -> None:
-    from accountdesk.core.job_rows import job_details, job_note
-    from accountdesk.core.jobs import TrackedJob
+    from accountdesk.core.jobs.rows import job_details, job_note
+    from accountdesk.core.jobs.tracker import TrackedJob
 
     job = TrackedJob.from_record(record("job_7", "user_good", "in_progress"))
     job.legacy = True

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from accountdesk.core.tour_file import MAX_TOUR_BYTES
-from accountdesk.core.tours import TourFileError, load_tour, parse_tour
+from accountdesk.core.tours.files import MAX_TOUR_BYTES
+from accountdesk.core.tours.tour import TourFileError, load_tour, parse_tour
 
 HEAD = 'title = "My tour"\nsummary = "What it shows."\n'
 STEP = '[[steps]]\nsay = "x"\n'

@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import pytest
 
 from accountdesk.contract import ERRORS
-from accountdesk.core import tour_captions
-from accountdesk.core.tour_captions import (
+from accountdesk.core.tours import captions as tour_captions
+from accountdesk.core.tours.captions import (
     ServiceAnswer,
     StepOutcome,
     StepState,
@@ -17,7 +17,7 @@ from accountdesk.core.tour_captions import (
     code_texts,
     judge_step,
 )
-from accountdesk.core.tours import parse_tour
+from accountdesk.core.tours.tour import parse_tour
 
 TOUR = parse_tour(
     'title = "Refusals"\nsummary = "s"\n'

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from accountdesk.core.tours import (
+from accountdesk.core.tours.tour import (
     Action,
     TourFileError,
     load_tour,

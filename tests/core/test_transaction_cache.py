@@ -11,10 +11,11 @@ import pytest
 from pydantic import SecretStr
 
 from accountdesk.core.desk import Desk
-from accountdesk.core.paths import AppDirs
-from accountdesk.core.settings import load_settings
-from accountdesk.core.transaction_cache import TransactionCache, TransactionKey
-from accountdesk.core.transactions import TransactionData, TransactionRow
+from accountdesk.core.settings.model import load_settings
+from accountdesk.core.settings.paths import AppDirs
+from accountdesk.core.transactions.cache import TransactionCache, TransactionKey
+from accountdesk.core.transactions.columns import TransactionRow
+from accountdesk.core.transactions.data import TransactionData
 from transaction_bodies import read_whole
 
 

@@ -31,7 +31,8 @@ from accountdesk.client.transactions.checked import fill_checked
 from accountdesk.client.transactions.columns import ColumnsError
 from accountdesk.client.transactions.stream import ColumnStream
 from accountdesk.core.store import Store
-from accountdesk.core.transactions import TransactionData, TransactionView
+from accountdesk.core.transactions.data import TransactionData
+from accountdesk.core.transactions.view import TransactionView
 from transaction_bodies import parse_body
 
 # Plain cents, and every form that must take the exact path.

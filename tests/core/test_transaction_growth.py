@@ -12,7 +12,9 @@ from pydantic import SecretStr
 from test_transaction_cache import make_desk
 
 from accountdesk.client import StreamInterruptedError, TransactionColumns
-from accountdesk.core.transactions import COLUMNS, TransactionData, TransactionView
+from accountdesk.core.transactions.columns import TABLE_COLUMNS
+from accountdesk.core.transactions.data import TransactionData
+from accountdesk.core.transactions.view import TransactionView
 
 _TEXTS = ["Corner Shop", "corner shop", "Café Rio", "Ünïcode 東京", "Bakery", ""]
 
@@ -55,7 +57,7 @@ def _whole() -> TransactionData:
 def _views(data: TransactionData) -> dict[str, list[int]]:
     seen = {}
     view = TransactionView(data)
-    for column in COLUMNS:
+    for column in TABLE_COLUMNS:
         for reverse in (False, True):
             view.sort_by(column.key, reverse=reverse)
             seen[f"{column.key} {reverse}"] = view.view.tolist()

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from accountdesk.core.transactions import TransactionRow, TransactionView
+from accountdesk.core.transactions.columns import TransactionRow
+from accountdesk.core.transactions.view import TransactionView
 
 MERCHANTS = ["Café Noir", "ATM", "Payroll", "corner shop", "CORNER SHOP", "Ünïcode Ltd", ""]
 CATEGORIES = ["Dining", "Cash", "Income", "", "Groceries"]

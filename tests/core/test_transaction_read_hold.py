@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from test_transaction_growth import _columns
 
-from accountdesk.core.transaction_read import TransactionRead
+from accountdesk.core.transactions.read import TransactionRead
 
 pytestmark = pytest.mark.anyio
 

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from accountdesk.core.date_range import DateRangeProblem, parse_date_range
 from accountdesk.core.store import Store
-from accountdesk.core.transactions import TransactionRow, TransactionView
+from accountdesk.core.transactions.columns import TransactionRow
+from accountdesk.core.transactions.date_range import DateRangeProblem, parse_date_range
+from accountdesk.core.transactions.view import TransactionView
 
 
 def view() -> TransactionView:

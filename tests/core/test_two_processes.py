@@ -21,7 +21,7 @@ WORKER = textwrap.dedent(
     import datetime as dt, sys
     from pathlib import Path
     from accountdesk.client import Job
-    from accountdesk.core.jobs import JobTracker
+    from accountdesk.core.jobs.tracker import JobTracker
     from accountdesk.core.recents import RecentLookups
     from accountdesk.core.store import Store
 

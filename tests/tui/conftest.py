@@ -22,8 +22,8 @@ import httpx
 import pytest
 
 from accountdesk.core.desk import Desk
-from accountdesk.core.paths import AppDirs
-from accountdesk.core.settings import Settings, load_settings
+from accountdesk.core.settings.model import Settings, load_settings
+from accountdesk.core.settings.paths import AppDirs
 
 sys.path.insert(0, str(Path(__file__).parent))  # make tui_helpers importable from any rootdir
 

@@ -35,8 +35,8 @@ def first_frame(self):
 
 LoginScreen._warm_up = first_frame
 from accountdesk.core.desk import Desk
-from accountdesk.core.paths import AppDirs
-from accountdesk.core.settings import load_settings
+from accountdesk.core.settings.paths import AppDirs
+from accountdesk.core.settings.model import load_settings
 folder = Path(tempfile.mkdtemp())
 dirs = AppDirs(folder / "config.toml", folder / "data", folder / "logs")
 app = AccountDeskApp(Desk(load_settings(dirs.config_path), dirs))
@@ -76,8 +76,8 @@ _SIGNED_IN_CHILD = r"""
 import asyncio, json, sys, tempfile
 from pathlib import Path
 from accountdesk.core.desk import Desk
-from accountdesk.core.paths import AppDirs
-from accountdesk.core.settings import load_settings
+from accountdesk.core.settings.paths import AppDirs
+from accountdesk.core.settings.model import load_settings
 from accountdesk.tui.app import AccountDeskApp
 from accountdesk.tui.driver import Driver
 
@@ -126,8 +126,8 @@ from accountdesk.cli import main
 # recents), the contract's tables, or the crash report (issue 16, third round).
 NOT_YET = ("pydantic", "pydantic_core", "pydantic_settings", "httpx", "accountdesk.client.client", "accountdesk.sandbox",
            "starlette", "numpy", "msgspec", "keyring", "tomlkit",
-           "accountdesk.contract", "accountdesk.core.errors", "accountdesk.core.jobs", "accountdesk.core.poller",
-           "accountdesk.core.notices", "accountdesk.core.secrets", "accountdesk.core.recents",
+           "accountdesk.contract", "accountdesk.core.errors.log", "accountdesk.core.jobs.tracker", "accountdesk.core.jobs.poller",
+           "accountdesk.core.notices", "accountdesk.core.settings.secrets", "accountdesk.core.recents",
            "accountdesk.core.crash", "accountdesk.core.formatting",
            "accountdesk.tui.screens.confirm",  # no screen but the sign-in one
            "tomllib",  # no config file here: nothing to parse

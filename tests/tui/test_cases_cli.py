@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from accountdesk import cli
-from accountdesk.core.tours import TourFileError, load_tour
+from accountdesk.core.tours.tour import TourFileError, load_tour
 from accountdesk.sandbox import load_scenarios
 from accountdesk.sandbox.packs.reading import shipped_pack_path
 

@@ -322,7 +322,7 @@ def test_screenshot_writer_makes_an_svg_per_screen(tmp_path: Path) -> None:
 def test_help_keeps_paths_whole_and_explains_the_screenshot_folder(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from accountdesk.core.paths import default_config_path, default_log_dir
+    from accountdesk.core.settings.paths import default_config_path, default_log_dir
 
     monkeypatch.setenv("COLUMNS", "60")
     with pytest.raises(SystemExit):
@@ -342,8 +342,8 @@ def test_help_lists_every_environment_variable_the_app_reads_and_the_manual_name
     import re
     from pathlib import Path
 
-    from accountdesk.core.paths import DATA_DIR_VARIABLE
-    from accountdesk.core.settings import environment_variables
+    from accountdesk.core.settings.model import environment_variables
+    from accountdesk.core.settings.paths import DATA_DIR_VARIABLE
 
     with pytest.raises(SystemExit):
         cli.main(["--help"])
@@ -377,7 +377,7 @@ def test_each_listed_variable_sets_its_setting(
     field: str,
     expected: Any,
 ) -> None:
-    from accountdesk.core.settings import environment_variables, load_settings
+    from accountdesk.core.settings.model import environment_variables, load_settings
 
     assert variable in dict(environment_variables())
     monkeypatch.setenv(variable, value)

@@ -28,8 +28,8 @@ CHILD = textwrap.dedent(
     import httpx
 
     from accountdesk.core.desk import Desk
-    from accountdesk.core.paths import AppDirs
-    from accountdesk.core.settings import load_settings
+    from accountdesk.core.settings.paths import AppDirs
+    from accountdesk.core.settings.model import load_settings
     from accountdesk.tui.app import AccountDeskApp
     from accountdesk.tui.driver import Driver
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from accountdesk import cli
-from accountdesk.core.demo import StoppedClock
-from accountdesk.core.tours import Tour, shipped_tours
+from accountdesk.core.tours.demo import StoppedClock
+from accountdesk.core.tours.tour import Tour, shipped_tours
 
 
 @pytest.fixture

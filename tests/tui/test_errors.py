@@ -22,7 +22,7 @@ from tui_helpers import (
 from accountdesk.client import ApiError, MalformedResponseError, TransportError
 from accountdesk.contract import ERRORS, UNLISTED_CODES
 from accountdesk.contract.endpoints import IDENTITY_START, TOKEN
-from accountdesk.core.errors import ErrorRecord, InternalError
+from accountdesk.core.errors.log import ErrorRecord, InternalError
 from accountdesk.tui.screens.clipboard import ClipboardDialog
 from accountdesk.tui.screens.error_log import ErrorLogScreen
 

@@ -12,7 +12,7 @@ from textual.widgets import Checkbox, Static
 from tui_helpers import not_a_sandbox, open_account, settle, sign_in, toasts, widget_text
 
 from accountdesk.contract import FAILURE_GUIDANCE, FailureKind
-from accountdesk.core.errors import INTERNAL_MESSAGE
+from accountdesk.core.errors.log import INTERNAL_MESSAGE
 from accountdesk.tui.screens.account import AccountScreen
 from accountdesk.tui.screens.lookup import LookupScreen
 

@@ -18,7 +18,7 @@ from tui_helpers import (
     state_dir,
 )
 
-from accountdesk.core.poller import PollerState
+from accountdesk.core.jobs.poller import PollerState
 from accountdesk.sandbox import FrozenClock, create_app
 from accountdesk.tui.screens.jobs import JobsScreen
 from accountdesk.tui.screens.mfa import MfaDialog

@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Static
 from tui_helpers import HandClock, not_a_sandbox, settle, sign_in, toasts
 
 from accountdesk.client import FiConnectionError, Job
-from accountdesk.core.errors import FailureKind
+from accountdesk.core.errors.log import FailureKind
 from accountdesk.tui.screens.jobs import AGES_EVERY, REDRAW_EVERY, JobsScreen
 from accountdesk.tui.screens.mfa import MfaDialog
 

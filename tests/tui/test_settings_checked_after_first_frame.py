@@ -17,8 +17,8 @@ from textual.app import App
 
 from accountdesk import cli
 from accountdesk.core.desk import Desk
-from accountdesk.core.paths import AppDirs
-from accountdesk.core.start_settings import read_start_settings
+from accountdesk.core.settings.paths import AppDirs
+from accountdesk.core.settings.start import read_start_settings
 from accountdesk.tui import AccountDeskApp
 from accountdesk.tui.screens.login import LoginScreen
 from conftest import NoKeyring  # tests/tui on sys.path, as the other app tests import it

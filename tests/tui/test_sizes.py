@@ -52,7 +52,7 @@ async def _sandbox_panel(driver: Driver) -> None:
 
 
 async def _tour_picker(driver: Driver) -> None:
-    from accountdesk.core.tours import shipped_tours
+    from accountdesk.core.tours.tour import shipped_tours
     from accountdesk.tui.tour import offer_tours
 
     offer_tours(driver.app, shipped_tours())

@@ -14,8 +14,8 @@ from textual.widgets import OptionList
 from tour_helpers import demo_app, press, started
 from tui_helpers import FROZEN_NOW, open_account, screen_text, settle, sign_in
 
-from accountdesk.core.tour_captions import StepState
-from accountdesk.core.tours import parse_tour, shipped_tours
+from accountdesk.core.tours.captions import StepState
+from accountdesk.core.tours.tour import parse_tour, shipped_tours
 from accountdesk.tui.screens.login import LoginScreen
 from accountdesk.tui.screens.tour_picker import TourPickerScreen
 from accountdesk.tui.tour import current_tour

@@ -18,8 +18,8 @@ from tour_helpers import demo_app
 from tui_helpers import widget_text
 
 from accountdesk.core import connection
-from accountdesk.core.tour_captions import StepState
-from accountdesk.core.tours import parse_tour
+from accountdesk.core.tours.captions import StepState
+from accountdesk.core.tours.tour import parse_tour
 from accountdesk.tui.tour import CaptionPanel, TourRunner, current_tour
 
 pytestmark = pytest.mark.anyio

@@ -17,8 +17,8 @@ from tour_helpers import demo_app, press, started, step_done
 from tui_helpers import screen_text, toast_titles, widget_text
 
 from accountdesk.client import InvalidRequestError
-from accountdesk.core.tour_captions import StepState
-from accountdesk.core.tours import parse_tour, shipped_tours
+from accountdesk.core.tours.captions import StepState
+from accountdesk.core.tours.tour import parse_tour, shipped_tours
 from accountdesk.tui import tour_steps
 from accountdesk.tui.driver import Driver
 from accountdesk.tui.screens.account import AccountScreen
@@ -298,7 +298,7 @@ async def test_steps_refuse_politely_before_sign_in(tmp_path: Path) -> None:
 
 def test_every_step_kind_is_performed() -> None:
     # A new action must be taught to the runner, not silently do nothing.
-    from accountdesk.core.tours import Action
+    from accountdesk.core.tours.tour import Action
 
     handled = {
         Action.SAY,

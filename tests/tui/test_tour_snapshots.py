@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from tour_helpers import demo_app, every_job_polled, press, run_to_last_step, started
 
-from accountdesk.core.tours import shipped_tours
+from accountdesk.core.tours.tour import shipped_tours
 
 pytestmark = pytest.mark.slow
 

@@ -14,7 +14,7 @@ from tui_helpers import settle, sign_in
 
 from accountdesk.contract import ERRORS
 from accountdesk.core.store import Store
-from accountdesk.core.transactions import TransactionView
+from accountdesk.core.transactions.view import TransactionView
 from accountdesk.tui.screens.transactions import TransactionsScreen
 from accountdesk.tui.widgets.transaction_table import TransactionTable
 
@@ -288,7 +288,7 @@ async def test_the_index_is_built_once_the_first_page_is_on_screen(
 ) -> None:
     # Its thread takes the GIL in turns with the UI: started before the rows'
     # frame (after a frame of the loading indicator), it slowed that frame.
-    from accountdesk.core.transactions import TransactionData
+    from accountdesk.core.transactions.data import TransactionData
 
     painted_first: list[bool] = []
     real_index = TransactionData.index

@@ -9,7 +9,7 @@ import pytest
 from test_transactions_stream import BULK, HeldTransport, until
 from tui_helpers import FROZEN_NOW, open_account, settle, sign_in
 
-from accountdesk.core.transaction_read import TransactionRead
+from accountdesk.core.transactions.read import TransactionRead
 from accountdesk.tui.screens.account import AccountScreen
 from accountdesk.tui.screens.transactions import TransactionsScreen, open_transactions
 

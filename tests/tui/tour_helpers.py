@@ -15,11 +15,11 @@ from typing import Any
 from pydantic import SecretStr
 from tui_helpers import FROZEN_NOW
 
-from accountdesk.core.demo import demo_desk
-from accountdesk.core.paths import AppDirs
-from accountdesk.core.settings import SANDBOX_API_KEY, SANDBOX_API_SECRET, Settings
-from accountdesk.core.tour_captions import StepState
-from accountdesk.core.tours import Tour
+from accountdesk.core.settings.model import SANDBOX_API_KEY, SANDBOX_API_SECRET, Settings
+from accountdesk.core.settings.paths import AppDirs
+from accountdesk.core.tours.captions import StepState
+from accountdesk.core.tours.demo import demo_desk
+from accountdesk.core.tours.tour import Tour
 from accountdesk.tui.app import AccountDeskApp
 from accountdesk.tui.driver import Driver
 from accountdesk.tui.tour import TourRunner, current_tour

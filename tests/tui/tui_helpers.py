@@ -23,7 +23,7 @@ def state_dir(
     app_dirs: dict[str, Path], service: str = "sandbox", api_key: str = "sandbox_key"
 ) -> Path:
     """Where a test app keeps one service and key's jobs and recent lookups (made if missing)."""
-    from accountdesk.core.paths import state_folder_name
+    from accountdesk.core.settings.paths import state_folder_name
 
     folder = app_dirs["data_dir"] / "state" / state_folder_name(service, api_key)
     folder.mkdir(parents=True, exist_ok=True)

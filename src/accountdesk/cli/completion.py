@@ -58,7 +58,7 @@ def _codes() -> list[str]:
 
 
 def _tour_ids() -> list[str]:
-    from accountdesk.core.tours import shipped_tours
+    from accountdesk.core.tours.tour import shipped_tours
 
     return [tour.id for tour in shipped_tours()]
 

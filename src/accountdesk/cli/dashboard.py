@@ -2,7 +2,7 @@
 
 The settings are read before the app starts (a mistake in the config file is
 one line, exit status 2), but on the embedded sandbox without pydantic: only
-the few values the first frame draws (:mod:`accountdesk.core.start_settings`);
+the few values the first frame draws (:mod:`accountdesk.core.settings.start`);
 the app validates the rest right after its first frame, and quits with the
 same one line if they cannot be used. A live service's settings are
 validated here, and plain HTTP to another machine is warned about here too
@@ -18,8 +18,8 @@ from accountdesk.cli.output import fail, missing
 from accountdesk.cli.startup import StartUp
 
 if TYPE_CHECKING:
-    from accountdesk.core.paths import AppDirs
-    from accountdesk.core.settings import Settings
+    from accountdesk.core.settings.model import Settings
+    from accountdesk.core.settings.paths import AppDirs
 
 __all__ = ["run"]
 
@@ -27,10 +27,10 @@ __all__ = ["run"]
 def run(args: argparse.Namespace, start_up: StartUp) -> int:
     """Run the dashboard until it quits; the exit status."""
     try:
-        from accountdesk.core.config_values import ConfigError
         from accountdesk.core.desk import Desk
-        from accountdesk.core.paths import AppDirs
-        from accountdesk.core.start_settings import StartSettings, read_start_settings
+        from accountdesk.core.settings.paths import AppDirs
+        from accountdesk.core.settings.start import StartSettings, read_start_settings
+        from accountdesk.core.settings.values import ConfigError
 
         # The app's packages are imported later (after the first frame, some):
         # a client-only install is told what to install here, not by a traceback.
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace, start_up: StartUp) -> int:
 
 def _validated(dirs: AppDirs, flags: dict[str, Any]) -> Settings:
     """Every setting validated now (a live service: its URL is the client's rule to check)."""
-    from accountdesk.core.settings import load_settings
+    from accountdesk.core.settings.model import load_settings
 
     return load_settings(dirs.config_path, flags=flags)
 

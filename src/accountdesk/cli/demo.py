@@ -1,7 +1,7 @@
 """``accountdesk demo``: guided tours on a fresh embedded sandbox, or their list.
 
 ``accountdesk demo [TOUR] [--file PATH]`` runs the dashboard on a demo desk
-(:mod:`accountdesk.core.demo`) with a tour, or the picker; ``--list`` prints
+(:mod:`accountdesk.core.tours.demo`) with a tour, or the picker; ``--list`` prints
 the tours (id, steps, title) for a script or a lesson plan, ``--list --json``
 every tour with its steps. Every mistake is one line and exit status 2, as
 for the rest of the command line (:mod:`accountdesk.cli`, which calls this).
@@ -17,7 +17,7 @@ from accountdesk.cli.output import missing
 
 if TYPE_CHECKING:
     from accountdesk.cli.startup import StartUp
-    from accountdesk.core.tours import Tour
+    from accountdesk.core.tours.tour import Tour
 
 __all__ = ["add_parser", "run"]
 
@@ -48,10 +48,10 @@ def _fail(message: str | list[str]) -> int:
 def run(args: argparse.Namespace, start_up: StartUp) -> int:
     """Run (or list) the tours ``args`` name; the exit status."""
     try:
-        from accountdesk.core.demo import demo_settings
-        from accountdesk.core.paths import AppDirs
-        from accountdesk.core.settings import ConfigError
-        from accountdesk.core.tours import TourFileError, load_tour, shipped_tours
+        from accountdesk.core.settings.model import ConfigError
+        from accountdesk.core.settings.paths import AppDirs
+        from accountdesk.core.tours.demo import demo_settings
+        from accountdesk.core.tours.tour import TourFileError, load_tour, shipped_tours
     except ImportError as error:
         return missing(error)
     if args.json and not args.list:
@@ -88,8 +88,8 @@ def run(args: argparse.Namespace, start_up: StartUp) -> int:
     import datetime as dt
     import tempfile
 
-    from accountdesk.core.demo import demo_desk
-    from accountdesk.core.tours import Tour
+    from accountdesk.core.tours.demo import demo_desk
+    from accountdesk.core.tours.tour import Tour
     from accountdesk.tui.app import AccountDeskApp
 
     # A fresh start every time: jobs and recent lookups of the demo live in a
@@ -127,7 +127,7 @@ def _pack_problems(tours: list[Tour]) -> list[str]:
 
 
 def _print_list(tours: list[Tour], *, as_json: bool) -> int:
-    from accountdesk.core.tours import tour_listing, tours_document
+    from accountdesk.core.tours.tour import tour_listing, tours_document
 
     if as_json:
         import json

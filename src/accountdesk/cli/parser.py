@@ -55,13 +55,13 @@ def seconds(text: str) -> float:
 
 
 def _epilog() -> str:
-    from accountdesk.core.paths import (
+    from accountdesk.core.settings.model import environment_variables
+    from accountdesk.core.settings.paths import (
         DATA_DIR_HELP,
         DATA_DIR_VARIABLE,
         default_config_path,
         default_log_dir,
     )
-    from accountdesk.core.settings import environment_variables
 
     # Generated from the settings model: a new setting is listed without a
     # hand edit. One path per line, printed as is (argparse would wrap it).

@@ -7,7 +7,7 @@ for the secret when a terminal is there to ask), reads the user's account,
 balance, identity and transactions (and with ``--with-jobs`` starts its
 three jobs) and writes a pack user that answers the same, redacted unless
 ``--no-redact``. The pack is checked as the sandbox reads it, then written
-atomically, 0600 (:mod:`accountdesk.core.case_files`).
+atomically, 0600 (:mod:`accountdesk.core.cases.files`).
 
 Mistakes on the command line are exit status 2; a service that refuses or
 cannot be reached, exit status 1; each is one line.
@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from accountdesk.cli.startup import StartUp
     from accountdesk.client import Job
     from accountdesk.contract import JobKind
-    from accountdesk.core.record import Recording
-    from accountdesk.core.settings import Settings
+    from accountdesk.core.cases.record import Recording
+    from accountdesk.core.settings.model import Settings
 
 __all__ = ["add_parser", "run"]
 
@@ -95,17 +95,17 @@ def run(args: argparse.Namespace, start_up: StartUp) -> int:
     """Record ``args.user`` into ``args.output``; the exit status."""
     try:
         from accountdesk.contract.identifiers import sandbox_user_id_problem
-        from accountdesk.core.case_files import (
+        from accountdesk.core.cases.files import (
             CaseFileError,
             case_pack_text,
             check_pack,
             next_case_number,
             scenarios_folder,
         )
-        from accountdesk.core.paths import AppDirs
-        from accountdesk.core.record import RecordError
-        from accountdesk.core.recorded_user import pack_user
-        from accountdesk.core.settings import ConfigError, load_settings
+        from accountdesk.core.cases.record import RecordError
+        from accountdesk.core.cases.recorded_user import pack_user
+        from accountdesk.core.settings.model import ConfigError, load_settings
+        from accountdesk.core.settings.paths import AppDirs
         from accountdesk.core.store import Store
     except ImportError as error:
         return missing(error)
@@ -181,8 +181,8 @@ async def _record(settings: Settings, args: argparse.Namespace, scenarios: Any) 
     import asyncio
 
     from accountdesk.client import AccountDataError
+    from accountdesk.core.cases.record import RecordError, record_user, service_host
     from accountdesk.core.connection import ServiceConnection
-    from accountdesk.core.record import RecordError, record_user, service_host
 
     connection = ServiceConnection(
         base_url=settings.base_url,
@@ -216,8 +216,8 @@ def _secret(settings: Settings) -> SecretStr:
     from pydantic import SecretStr
 
     from accountdesk.client import register_secret
-    from accountdesk.core.record import RecordError
-    from accountdesk.core.secrets import SecretKeeper
+    from accountdesk.core.cases.record import RecordError
+    from accountdesk.core.settings.secrets import SecretKeeper
 
     secret = settings.api_secret
     if not secret.get_secret_value():
@@ -236,7 +236,7 @@ def _secret(settings: Settings) -> SecretStr:
 
 
 def _report(recording: Recording, user: dict[str, Any], output: Path, *, redacted: bool) -> None:
-    from accountdesk.core.record import answer_lines, service_host
+    from accountdesk.core.cases.record import answer_lines, service_host
     from accountdesk.sandbox.scenarios import SCENARIO_USERS
 
     what = "redacted" if redacted else "NOT redacted"
@@ -255,7 +255,7 @@ def _report(recording: Recording, user: dict[str, Any], output: Path, *, redacte
 def _print_left(left: list[tuple[JobKind, Job]], stream: TextIO) -> None:
     """The jobs the recording started and left unfinished, and what each holds."""
     from accountdesk.cli.output import say
-    from accountdesk.core.record import LEFT_JOBS_TITLE, left_job_lines
+    from accountdesk.core.cases.record import LEFT_JOBS_TITLE, left_job_lines
 
     if left:
         say([LEFT_JOBS_TITLE, *(f"  {line}" for line in left_job_lines(left))], file=stream)

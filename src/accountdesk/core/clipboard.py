@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .store import Store
+    from accountdesk.core.store import Store
 
 __all__ = ["ClipboardMode", "ClipboardRoute", "clipboard_route", "save_clip", "tmux_set_clipboard"]
 

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .sandbox_instance import SandboxLocks
+from accountdesk.core.jobs.sandbox_instance import SandboxLocks
 
 if TYPE_CHECKING:
     import httpx

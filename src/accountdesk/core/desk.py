@@ -16,20 +16,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .config_values import SANDBOX_SERVICE_KEY
-from .connection import ClientFactory, ServiceConnection
-from .desk_jobs import DeskJobs
-from .desk_transactions import TransactionReads
-from .listener import DeskListener, NullListener
-from .paths import AppDirs
-from .remembering import Remembering
-from .sandbox_instance import SandboxLocks
-from .sandbox_session import SandboxSession
-from .scheduler import AsyncioScheduler, Scheduler
-from .service_identity import ServiceIdentity
-from .start_settings import StartSettings
-from .store import Store
-from .transaction_cache import TransactionCache
+from accountdesk.core.connection import ClientFactory, ServiceConnection
+from accountdesk.core.desk_jobs import DeskJobs
+from accountdesk.core.jobs.sandbox_instance import SandboxLocks
+from accountdesk.core.jobs.scheduler import AsyncioScheduler, Scheduler
+from accountdesk.core.listener import DeskListener, NullListener
+from accountdesk.core.remembering import Remembering
+from accountdesk.core.sandbox_session import SandboxSession
+from accountdesk.core.service_identity import ServiceIdentity
+from accountdesk.core.settings.paths import AppDirs
+from accountdesk.core.settings.start import StartSettings
+from accountdesk.core.settings.values import SANDBOX_SERVICE_KEY
+from accountdesk.core.store import Store
+from accountdesk.core.transactions.cache import TransactionCache
+from accountdesk.core.transactions.reads import TransactionReads
 
 if TYPE_CHECKING:
     import httpx
@@ -40,14 +40,13 @@ if TYPE_CHECKING:
         AccountDataError,
         ScenarioUser,
     )
-
-    from .errors import ErrorLog, ErrorRecord, InternalError
-    from .jobs import JobTracker, TrackedJob
-    from .poller import JobPoller
-    from .recents import RecentLookups
-    from .secrets import SecretKeeper
-    from .settings import Settings
-    from .store import StoreProblem
+    from accountdesk.core.errors.log import ErrorLog, ErrorRecord, InternalError
+    from accountdesk.core.jobs.poller import JobPoller
+    from accountdesk.core.jobs.tracker import JobTracker, TrackedJob
+    from accountdesk.core.recents import RecentLookups
+    from accountdesk.core.settings.model import Settings
+    from accountdesk.core.settings.secrets import SecretKeeper
+    from accountdesk.core.store import StoreProblem
 
 
 __all__ = ["Desk", "DeskListener", "NullListener"]
@@ -141,7 +140,7 @@ class Desk(SandboxSession, Remembering, TransactionReads, DeskJobs):
     def settings(self) -> Settings:
         """The validated settings (validated now if the desk started from StartSettings).
 
-        Raises :class:`~accountdesk.core.config_values.ConfigError` when they
+        Raises :class:`~accountdesk.core.settings.values.ConfigError` when they
         cannot be used: nothing is sent before this has passed.
         """
         if self._settings is None:
@@ -153,7 +152,7 @@ class Desk(SandboxSession, Remembering, TransactionReads, DeskJobs):
     def error_log(self) -> ErrorLog:
         """The session's errors, newest last (built on first use)."""
         if self._error_log is None:
-            from .errors import ErrorLog
+            from accountdesk.core.errors.log import ErrorLog
 
             self._error_log = ErrorLog()
         return self._error_log
@@ -162,7 +161,7 @@ class Desk(SandboxSession, Remembering, TransactionReads, DeskJobs):
     def secrets(self) -> SecretKeeper:
         """Where remembered secrets are kept: the system keyring (built on first use)."""
         if self._secrets is None:
-            from .secrets import SecretKeeper
+            from accountdesk.core.settings.secrets import SecretKeeper
 
             self._secrets = SecretKeeper(self._secret_backend)
         return self._secrets
@@ -302,7 +301,7 @@ class Desk(SandboxSession, Remembering, TransactionReads, DeskJobs):
 
     @property
     def recents(self) -> RecentLookups:
-        from .recents import RecentLookups
+        from accountdesk.core.recents import RecentLookups
 
         if self._recents is None or self._recents_key != self.state_key:
             signed_in = bool(self.signed_in_as)
@@ -333,7 +332,7 @@ class Desk(SandboxSession, Remembering, TransactionReads, DeskJobs):
 
     def record_error(self, error: AccountDataError | InternalError) -> ErrorRecord:
         """Add ``error`` to the session's log (and the log file); the record the UI shows."""
-        from .errors import ErrorRecord, InternalError
+        from accountdesk.core.errors.log import ErrorRecord, InternalError
 
         service_url = "" if self.embedded else self.service_url
         record = ErrorRecord.from_error(error, self.now(), service_url=service_url)
@@ -349,6 +348,6 @@ class Desk(SandboxSession, Remembering, TransactionReads, DeskJobs):
         return record
 
     def _store_problem(self, problem: StoreProblem) -> None:
-        from .notices import store_problem
+        from accountdesk.core.notices import store_problem
 
         self.listener.notice(store_problem(problem))

@@ -14,15 +14,14 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from accountdesk.client import AccountDataError, Job
-
-    from .connection import ServiceConnection
-    from .errors import ErrorRecord, InternalError
-    from .jobs import JobTracker, TrackedJob
-    from .listener import DeskListener
-    from .paths import AppDirs
-    from .poller import JobPoller
-    from .scheduler import Scheduler
-    from .store import Store
+    from accountdesk.core.connection import ServiceConnection
+    from accountdesk.core.errors.log import ErrorRecord, InternalError
+    from accountdesk.core.jobs.poller import JobPoller
+    from accountdesk.core.jobs.scheduler import Scheduler
+    from accountdesk.core.jobs.tracker import JobTracker, TrackedJob
+    from accountdesk.core.listener import DeskListener
+    from accountdesk.core.settings.paths import AppDirs
+    from accountdesk.core.store import Store
 
 __all__ = ["DeskJobs"]
 
@@ -68,7 +67,7 @@ class DeskJobs:
     @property
     def tracker(self) -> JobTracker:
         """This service's and key's tracked jobs (read from their file on first use)."""
-        from .jobs import JobTracker
+        from accountdesk.core.jobs.tracker import JobTracker
 
         if self._tracker is None or self._tracker_key != self.state_key:
             signed_in = bool(self.signed_in_as)
@@ -93,7 +92,7 @@ class DeskJobs:
     @property
     def poller(self) -> JobPoller:
         """The poller of :attr:`tracker`'s jobs (built on first use)."""
-        from .poller import JobPoller
+        from accountdesk.core.jobs.poller import JobPoller
 
         tracker = self.tracker
         if self._poller is None or self._poller.tracker is not tracker:
@@ -128,8 +127,8 @@ class DeskJobs:
 
     def update_job(self, job: Job, user_id: str) -> TrackedJob | None:
         """A state of a tracked job learnt elsewhere (the MFA dialog): record it, say if it ended."""
-        from .jobs import job_key
-        from .notices import job_ended
+        from accountdesk.core.jobs.tracker import job_key
+        from accountdesk.core.notices import job_ended
 
         tracked = self.tracker.get(job_key(user_id, job.job_id))
         if tracked is None:
@@ -166,7 +165,7 @@ class DeskJobs:
         self.listener.jobs_changed()
 
     def job_finished(self, tracked: TrackedJob) -> None:
-        from .notices import job_ended
+        from accountdesk.core.notices import job_ended
 
         self.listener.notice(job_ended(tracked))
 
@@ -174,7 +173,7 @@ class DeskJobs:
         self.listener.mfa_needed(tracked)
 
     def job_given_up(self, tracked: TrackedJob) -> None:
-        from .notices import job_given_up
+        from accountdesk.core.notices import job_given_up
 
         minutes = int(self.poller.give_up_after.total_seconds() // 60)
         self.listener.notice(job_given_up(tracked, minutes))

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from .errors import ErrorRecord
-    from .notices import Notice
-    from .tracked_job import TrackedJob
+    from accountdesk.core.errors.log import ErrorRecord
+    from accountdesk.core.jobs.tracked_job import TrackedJob
+    from accountdesk.core.notices import Notice
 
 __all__ = ["DeskListener", "NullListener"]
 

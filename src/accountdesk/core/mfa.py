@@ -27,10 +27,9 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from accountdesk.contract import JobStatus
-
-from .errors import block_lifts, lift_time
-from .formatting import status_label
-from .notices import Notice
+from accountdesk.core.errors.log import block_lifts, lift_time
+from accountdesk.core.formatting import status_label
+from accountdesk.core.notices import Notice
 
 if TYPE_CHECKING:
     from accountdesk.client import AccountDataError, Job, MfaChallenge

@@ -11,13 +11,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from accountdesk.contract import JobKind, JobStatus, guidance_for_code
-
-from .errors import NEXT_STEP_PREFIX, Severity, block_lifts
-from .formatting import kind_label
+from accountdesk.core.errors.log import NEXT_STEP_PREFIX, Severity, block_lifts
+from accountdesk.core.formatting import kind_label
 
 if TYPE_CHECKING:
-    from .jobs import TrackedJob
-    from .store import StoreProblem
+    from accountdesk.core.jobs.tracker import TrackedJob
+    from accountdesk.core.store import StoreProblem
 
 __all__ = ["Notice", "job_ended", "job_given_up", "job_started", "mfa_offer", "store_problem"]
 

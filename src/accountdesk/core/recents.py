@@ -18,8 +18,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .earlier_files import earlier_lookups, forget_earlier_lookups
-from .store import CorruptFile, Store
+from accountdesk.core.settings.earlier_files import earlier_lookups, forget_earlier_lookups
+from accountdesk.core.store import CorruptFile, Store
 
 __all__ = ["MAX_RECENT", "RecentLookups"]
 

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pydantic import SecretStr
 
-    from .connection import ServiceConnection
-    from .paths import AppDirs
-    from .secrets import Remembered, SecretKeeper
-    from .settings import Settings
-    from .store import Store
+    from accountdesk.core.connection import ServiceConnection
+    from accountdesk.core.settings.model import Settings
+    from accountdesk.core.settings.paths import AppDirs
+    from accountdesk.core.settings.secrets import Remembered, SecretKeeper
+    from accountdesk.core.store import Store
 
 __all__ = ["Remembering"]
 
@@ -46,7 +46,7 @@ class Remembering:
 
     def remember_theme(self, theme: str) -> bool:
         """Keep the theme picked in the command palette for the next run (config file)."""
-        from .config_file import remember_theme
+        from accountdesk.core.settings.file import remember_theme
 
         return remember_theme(self.store, self.dirs.config_path, theme)
 
@@ -59,7 +59,7 @@ class Remembering:
         ``secret_in_file`` says the user chose it. None when the config file
         could not be written (the store told the user why).
         """
-        from .config_file import remember_credentials
+        from accountdesk.core.settings.file import remember_credentials
 
         remembered, in_file = self.secrets.keep(
             self.service_key,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .formatting import describe_age
+from accountdesk.core.formatting import describe_age
 
 if TYPE_CHECKING:
     import datetime as dt

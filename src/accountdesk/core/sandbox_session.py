@@ -23,9 +23,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from accountdesk.client import AccountDataClient, SandboxControl, ScenarioUser, TrainingRoom
-
-    from .connection import ServiceConnection
-    from .settings import Settings
+    from accountdesk.core.connection import ServiceConnection
+    from accountdesk.core.settings.model import Settings
 
 __all__ = ["SandboxSession"]
 

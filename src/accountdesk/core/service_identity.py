@@ -20,11 +20,11 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .plain_http import plain_http_to_remote
-from .store import Store
+from accountdesk.core.plain_http import plain_http_to_remote
+from accountdesk.core.store import Store
 
 if TYPE_CHECKING:
-    from .connection import ServiceConnection
+    from accountdesk.core.connection import ServiceConnection
 
 __all__ = ["PROBE_SECONDS", "ServiceIdentity", "ServiceKind"]
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # errors imports the contract's tables: not before the first frame
-    from .errors import Severity
+    from accountdesk.core.errors.log import Severity
 
 __all__ = ["DEFAULT_CAP", "ShownToast", "ToastStack"]
 

@@ -14,7 +14,7 @@ from textual.message import Message
 
 from accountdesk.client import AccountDataError, Job
 from accountdesk.contract import JobKind
-from accountdesk.core.jobs import job_key
+from accountdesk.core.jobs.tracker import job_key
 from accountdesk.core.notices import job_started
 from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import ServiceFailed

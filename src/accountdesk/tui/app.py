@@ -53,8 +53,8 @@ from .toasting import StackedToasts
 if TYPE_CHECKING:
     from textual.command import Provider
 
-    from accountdesk.core.errors import ErrorRecord
-    from accountdesk.core.jobs import TrackedJob
+    from accountdesk.core.errors.log import ErrorRecord
+    from accountdesk.core.jobs.tracker import TrackedJob
     from accountdesk.core.mfa import MfaResult
     from accountdesk.core.notices import Notice
 
@@ -377,7 +377,7 @@ class AccountDeskApp(
             self.screen.action_focus_user_id()
 
     def action_toggle_job_polling(self) -> None:
-        from accountdesk.core.poller import PollerState
+        from accountdesk.core.jobs.poller import PollerState
 
         poller = self.desk.poller
         if poller.state is PollerState.PAUSED:

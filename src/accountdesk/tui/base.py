@@ -8,7 +8,7 @@
   (``exit_on_error=False``) would vanish and leave a screen on "Loading…".
   :class:`ForwardsWorkerFailures` turns it into the one failure message,
   :class:`~accountdesk.tui.messages.ServiceFailed` with an
-  :class:`~accountdesk.core.errors.InternalError`: the screen leaves its
+  :class:`~accountdesk.core.errors.log.InternalError`: the screen leaves its
   loading state as for any failure, and the app logs the traceback and shows
   "internal error, details in the log".
 - No blinking cursor when the app says so (snapshots, screenshots, demos).
@@ -270,7 +270,7 @@ def settings_usable(app: App[Any]) -> bool:
     the app quits with the problem (started from StartSettings, the desk
     validates after the first frame; nothing may be sent before).
     """
-    from accountdesk.core.config_values import ConfigError
+    from accountdesk.core.settings.values import ConfigError
 
     try:
         desk_of(app).settings  # noqa: B018 (validated on first use)
@@ -307,7 +307,7 @@ class ForwardsWorkerFailures:
             return
         error = worker.error
         if isinstance(error, Exception):
-            from accountdesk.core.errors import InternalError  # only on a failure
+            from accountdesk.core.errors.log import InternalError  # only on a failure
 
             failure = InternalError(error, operation=worker.name)
             self.post_message(ServiceFailed(failure, worker.name))  # type: ignore[attr-defined]

@@ -35,7 +35,7 @@ from .base import desk_of
 from .resources import styles_path
 
 if TYPE_CHECKING:
-    from accountdesk.core.tours import Tour
+    from accountdesk.core.tours.tour import Tour
 
     from .tour import TourRunner
 
@@ -181,7 +181,7 @@ class DemoHost(App[None]):
 
 def demo_tours(demo: DemoStart) -> list[Tour]:
     """The tours to offer again: the shipped ones, and the demo's own tour file if it ran one."""
-    from accountdesk.core.tours import Tour, shipped_tours
+    from accountdesk.core.tours.tour import Tour, shipped_tours
 
     started = [demo] if isinstance(demo, Tour) else list(demo)
     # A shipped tour started by its id is offered once, in its place.

@@ -14,8 +14,8 @@ from textual.message import Message
 
 if TYPE_CHECKING:
     from accountdesk.client import AccountDataError
-    from accountdesk.core.errors import ErrorRecord, InternalError, Severity
-    from accountdesk.core.jobs import TrackedJob
+    from accountdesk.core.errors.log import ErrorRecord, InternalError, Severity
+    from accountdesk.core.jobs.tracker import TrackedJob
     from accountdesk.core.notices import Notice
 
 __all__ = [

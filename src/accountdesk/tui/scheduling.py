@@ -17,7 +17,7 @@ from typing import Any
 from textual.app import App
 from textual.timer import Timer
 
-from accountdesk.core.scheduler import AsyncioScheduler, Cancellable
+from accountdesk.core.jobs.scheduler import AsyncioScheduler, Cancellable
 
 from .messages import ServiceFailed
 
@@ -33,7 +33,7 @@ class _TimerHandle:
 
 
 class TextualScheduler(AsyncioScheduler):
-    """A :class:`~accountdesk.core.poller.Scheduler` for the app: its timers, tasks on its loop."""
+    """A :class:`~accountdesk.core.jobs.poller.Scheduler` for the app: its timers, tasks on its loop."""
 
     def __init__(self, app: App[Any]) -> None:
         super().__init__()
@@ -50,7 +50,7 @@ class TextualScheduler(AsyncioScheduler):
                 raise
             except Exception as error:  # noqa: BLE001 (our own bug: shown, never a crash)
                 # Imported here: the error catalogue is not needed before the first frame.
-                from accountdesk.core.errors import InternalError
+                from accountdesk.core.errors.log import InternalError
 
                 self.app.post_message(ServiceFailed(InternalError(error, operation=name), name))
 

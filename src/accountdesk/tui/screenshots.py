@@ -21,8 +21,8 @@ from pydantic import SecretStr
 from textual.widgets import DataTable
 
 from accountdesk.core.desk import Desk
-from accountdesk.core.paths import AppDirs
-from accountdesk.core.settings import SANDBOX_API_KEY, SANDBOX_API_SECRET, Settings
+from accountdesk.core.settings.model import SANDBOX_API_KEY, SANDBOX_API_SECRET, Settings
+from accountdesk.core.settings.paths import AppDirs
 from accountdesk.core.store import Store
 
 from .app import AccountDeskApp
@@ -113,7 +113,7 @@ async def _toast(driver: Driver) -> None:
 
 async def _tour(driver: Driver) -> None:
     """A guided tour's caption: the manual user's first refusal (``accountdesk demo manual-user``)."""
-    from accountdesk.core.tours import shipped_tour
+    from accountdesk.core.tours.tour import shipped_tour
 
     from .tour import TourRunner
 

@@ -5,7 +5,7 @@
 each step's caption in a :class:`CaptionPanel`, docked above the key bar of
 whatever screen is on top (dialogs included), so the part of the screen the
 step is about stays in view; the toasts stand just above it. The words
-come from :mod:`accountdesk.core.tour_captions`.
+come from :mod:`accountdesk.core.tours.captions`.
 
 Keys (the app binds them, with priority, and asks :func:`tour_key`): Space
 or Enter performs the next step, Backspace performs the last one again, Esc
@@ -38,8 +38,8 @@ from textual.widgets import Input, Static, TextArea
 
 from accountdesk.client import AccountDataError
 from accountdesk.contract import JobStatus
-from accountdesk.core.errors import InternalError
-from accountdesk.core.tour_captions import (
+from accountdesk.core.errors.log import InternalError
+from accountdesk.core.tours.captions import (
     Caption,
     ServiceAnswer,
     StepOutcome,
@@ -47,7 +47,7 @@ from accountdesk.core.tour_captions import (
     caption_for,
     judge_step,
 )
-from accountdesk.core.tours import Tour
+from accountdesk.core.tours.tour import Tour
 
 from .base import DeskScreen, desk_of
 from .driver import Driver

@@ -13,7 +13,7 @@ from typing import Any
 
 from textual.screen import Screen
 
-from accountdesk.core.tours import Action, TourStep
+from accountdesk.core.tours.tour import Action, TourStep
 
 from .base import desk_of
 from .driver import Driver

@@ -8,8 +8,8 @@ from pathlib import Path
 from textual import work
 from textual.message import Message
 
-from accountdesk.core.transaction_texts import export_text
-from accountdesk.core.transactions import TransactionView
+from accountdesk.core.transactions.texts import export_text
+from accountdesk.core.transactions.view import TransactionView
 from accountdesk.tui.base import DeskScreen
 
 __all__ = ["CsvExport"]

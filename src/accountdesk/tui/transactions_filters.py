@@ -14,10 +14,10 @@ from textual.actions import SkipAction
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
-from accountdesk.core.date_range import DateRangeProblem, parse_date_range
-from accountdesk.core.early_filter import EarlyFilter
-from accountdesk.core.transaction_read import TransactionRead
-from accountdesk.core.transactions import TransactionView
+from accountdesk.core.transactions.date_range import DateRangeProblem, parse_date_range
+from accountdesk.core.transactions.early_filter import EarlyFilter
+from accountdesk.core.transactions.read import TransactionRead
+from accountdesk.core.transactions.view import TransactionView
 from accountdesk.tui.transactions_summary import TransactionsSummary
 from accountdesk.tui.widgets.transaction_table import TransactionTable
 from accountdesk.tui.widgets.view_field import ViewField

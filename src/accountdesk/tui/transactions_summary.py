@@ -5,8 +5,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from accountdesk.core.transaction_texts import count_text, no_match_text, total_text
-from accountdesk.core.transactions import TransactionView
+from accountdesk.core.transactions.texts import count_text, no_match_text, total_text
+from accountdesk.core.transactions.view import TransactionView
 from accountdesk.tui.transactions_export import CsvExport
 from accountdesk.tui.widgets.transaction_table import TransactionTable
 

@@ -66,8 +66,8 @@ def _say(text: str) -> None:
 
 def serve_dashboard(args: argparse.Namespace) -> int:
     """``accountdesk serve``: 0 after Ctrl+C, 2 (and one line) for anything unusable."""
-    from accountdesk.core.paths import AppDirs
-    from accountdesk.core.settings import ConfigError, load_settings
+    from accountdesk.core.settings.model import ConfigError, load_settings
+    from accountdesk.core.settings.paths import AppDirs
 
     try:
         options = _options(args, _token(args))

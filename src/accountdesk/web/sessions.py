@@ -30,7 +30,7 @@ from pathlib import Path
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
-from accountdesk.core.paths import DATA_DIR_VARIABLE
+from accountdesk.core.settings.paths import DATA_DIR_VARIABLE
 
 from .options import TOKEN_VARIABLE
 

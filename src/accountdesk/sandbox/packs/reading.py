@@ -123,7 +123,7 @@ def file_kind_problem(path: Path, what: str, instead: str) -> str | None:
     Asked before opening it: a device gives bytes for ever, a pipe nobody
     writes to waits for ever. FileNotFoundError when there is nothing there.
     Tour files are asked the same, in the same words
-    (:func:`accountdesk.core.tour_file.file_kind_problem`: the core may not
+    (:func:`accountdesk.core.tours.files.file_kind_problem`: the core may not
     import the sandbox, nor the sandbox the core).
     """
     mode = path.stat().st_mode

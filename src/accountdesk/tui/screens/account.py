@@ -30,7 +30,7 @@ from accountdesk.client import (
     UserNotFoundError,
 )
 from accountdesk.contract import JobStatus
-from accountdesk.core.errors import failure_line
+from accountdesk.core.errors.log import failure_line
 from accountdesk.core.formatting import format_amount, format_time
 from accountdesk.tui.account_jobs import AccountJobStarts
 from accountdesk.tui.messages import RecordScenario, ServiceFailed

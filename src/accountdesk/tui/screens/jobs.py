@@ -21,7 +21,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Input, Static
 
-from accountdesk.core.job_rows import (
+from accountdesk.core.jobs.poller import PollerState
+from accountdesk.core.jobs.rows import (
     COLUMNS,
     FIXED_WIDTHS,
     AgesMoment,
@@ -32,8 +33,7 @@ from accountdesk.core.job_rows import (
     matches,
     only_ages_moved,
 )
-from accountdesk.core.jobs import TrackedJob
-from accountdesk.core.poller import PollerState
+from accountdesk.core.jobs.tracker import TrackedJob
 from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import OpenAccount, OpenMfaDialog
 from accountdesk.tui.resources import styles_path

@@ -25,7 +25,7 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
-from accountdesk.core.start_settings import StartSettings
+from accountdesk.core.settings.start import StartSettings
 from accountdesk.tui.base import DeskScreen, settings_usable
 from accountdesk.tui.messages import ScreenShown, ServiceFailed, ServiceIdentified, SignedIn
 from accountdesk.tui.preload import preload_transactions_modules
@@ -38,8 +38,8 @@ from accountdesk.tui.widgets.tick_box import TickBox
 if TYPE_CHECKING:
     from pydantic import SecretStr
 
-    from accountdesk.core.secrets import Remembered
-    from accountdesk.core.settings import Settings
+    from accountdesk.core.settings.model import Settings
+    from accountdesk.core.settings.secrets import Remembered
 
 __all__ = ["LoginScreen"]
 
@@ -377,7 +377,7 @@ nothing is written there unless you tick it.
             )
 
     def _remembered(self, result: Remembered | None) -> None:
-        from accountdesk.core.secrets import SecretPlace
+        from accountdesk.core.settings.secrets import SecretPlace
 
         if result is None:
             return  # the store said why the config file could not be written

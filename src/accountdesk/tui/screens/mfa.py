@@ -28,10 +28,10 @@ from textual.widgets import Button, Input, Label, Static
 from textual.worker import Worker
 
 from accountdesk.client import AccountDataError, Job
-from accountdesk.core.errors import InternalError
+from accountdesk.core.errors.log import InternalError
 from accountdesk.core.formatting import kind_label
-from accountdesk.core.jobs import TrackedJob
-from accountdesk.core.learnt_blocks import user_blocked_until
+from accountdesk.core.jobs.learnt_blocks import user_blocked_until
+from accountdesk.core.jobs.tracker import TrackedJob
 from accountdesk.core.mfa import MfaResult, MfaSession, MfaState, MfaStep
 from accountdesk.tui.base import DeskModal
 from accountdesk.tui.messages import ServiceFailed

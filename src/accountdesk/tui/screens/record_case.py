@@ -1,7 +1,7 @@
 """Record this user as a scenario: the account screen's (and the palette's) dialog.
 
 Asks three things (redact, start the jobs too, where to save), records the
-user through the signed-in client in a worker (:func:`~accountdesk.core.cases.record_case`)
+user through the signed-in client in a worker (:func:`~accountdesk.core.cases.dashboard.record_case`)
 and shows, in the dialog itself, where the pack went, what each request
 answered and how to serve it: toasts wait while a dialog is open, and this
 is the answer the person is waiting for.
@@ -24,7 +24,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
-from accountdesk.core.cases import (
+from accountdesk.core.cases.dashboard import (
     CaseFileError,
     RecordError,
     SavedCase,
@@ -191,7 +191,7 @@ Nothing saved holds a token, a key or a secret.
 
     @work(exclusive=True, exit_on_error=False, group="record-case", name="record_case")
     async def _run(self, path: Path, *, redact: bool, with_jobs: bool) -> None:
-        from accountdesk.core.cases import record_case
+        from accountdesk.core.cases.dashboard import record_case
 
         try:
             saved = await record_case(

@@ -39,8 +39,8 @@ from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from accountdesk.client import AccountDataError, ScenarioUser
-from accountdesk.core.clock_steps import describe_step, parse_clock_step
 from accountdesk.core.formatting import format_time
+from accountdesk.core.tours.clock_steps import describe_step, parse_clock_step
 from accountdesk.tui.base import DeskModal
 from accountdesk.tui.messages import ServiceFailed
 from accountdesk.tui.resources import styles_path

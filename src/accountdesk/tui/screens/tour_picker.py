@@ -19,7 +19,7 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from accountdesk.core.tours import Tour
+from accountdesk.core.tours.tour import Tour
 from accountdesk.tui.base import DeskModal
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.footer import AppFooter

@@ -36,10 +36,12 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from accountdesk.client import AccountDataError
-from accountdesk.core.desk_transactions import INLINE_ROWS
-from accountdesk.core.transaction_read import TransactionRead
-from accountdesk.core.transaction_texts import failure_text
-from accountdesk.core.transactions import COLUMNS, TransactionData, TransactionView
+from accountdesk.core.transactions.columns import TABLE_COLUMNS
+from accountdesk.core.transactions.data import TransactionData
+from accountdesk.core.transactions.read import TransactionRead
+from accountdesk.core.transactions.reads import INLINE_ROWS
+from accountdesk.core.transactions.texts import failure_text
+from accountdesk.core.transactions.view import TransactionView
 from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import ServiceFailed
 from accountdesk.tui.resources import styles_path
@@ -115,7 +117,7 @@ transactions job on the account screen first if the list is empty.
                 # One footer entry for the five ("12345 Sort"): room for the others.
                 group=SORT_KEYS,
             )
-            for n, column in enumerate(COLUMNS, start=1)
+            for n, column in enumerate(TABLE_COLUMNS, start=1)
         ),
     ]
 

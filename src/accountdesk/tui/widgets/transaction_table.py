@@ -2,7 +2,7 @@
 
 Textual's ``DataTable`` builds and measures every row when it is added (about
 2 s for 100,000 rows, and again after each filter), so this Line-API widget
-reads rows straight from a :class:`~accountdesk.core.transactions.TransactionView`
+reads rows straight from a :class:`~accountdesk.core.transactions.view.TransactionView`
 instead: painting, scrolling, sorting and filtering cost the same for 100 rows
 as for 100,000. The header line stays put; clicking a header cell asks for a
 sort by that column.
@@ -30,13 +30,13 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from accountdesk.core.transactions import (
-    COLUMNS,
+from accountdesk.core.transactions.columns import (
+    TABLE_COLUMNS,
     Column,
     TransactionRow,
-    TransactionView,
     pending_text,
 )
+from accountdesk.core.transactions.view import TransactionView
 
 __all__ = ["TransactionTable"]
 
@@ -174,12 +174,12 @@ class TransactionTable(ScrollView, can_focus=True):
         """Each column's cells when ``available`` cells are there (see the module docstring)."""
         content = self.view.data.content_widths(cell_len)
         widths = {}
-        for column in COLUMNS:
+        for column in TABLE_COLUMNS:
             width = content[column.key]
             if column.max_width is not None:
                 width = min(width, column.max_width)
             widths[column.key] = max(width, cell_len(column.label) + ARROW)
-        fixed = sum(w for key, w in widths.items() if key != FLEX) + GAP * (len(COLUMNS) - 1)
+        fixed = sum(w for key, w in widths.items() if key != FLEX) + GAP * (len(TABLE_COLUMNS) - 1)
         # Squeezed to the room left, but never below a readable minimum (then it scrolls).
         widths[FLEX] = min(widths[FLEX], max(MIN_FLEX_WIDTH, available - fixed))
         return widths
@@ -232,11 +232,11 @@ class TransactionTable(ScrollView, can_focus=True):
 
     @staticmethod
     def _table_width(widths: dict[str, int]) -> int:
-        return sum(widths.values()) + GAP * (len(COLUMNS) - 1)
+        return sum(widths.values()) + GAP * (len(TABLE_COLUMNS) - 1)
 
     def _header(self, frame: _Frame) -> Strip:
         cells = []
-        for column in COLUMNS:
+        for column in TABLE_COLUMNS:
             label = column.label
             if self.view.sort_key == column.key:
                 label += " ▼" if self.view.sort_reverse else " ▲"
@@ -256,7 +256,7 @@ class TransactionTable(ScrollView, can_focus=True):
         # On the cursor row its own colours win: red or amber text on it would not read.
         amount_style = frame.negative if not cursor and row.amount < 0 else base
         pending_style = frame.pending if not cursor and row.pending else base
-        date, description, category, amount, pending = COLUMNS
+        date, description, category, amount, pending = TABLE_COLUMNS
         segments = [
             Segment(_fit(row.date, widths["date"], date), base),
             gap,
@@ -316,7 +316,7 @@ class TransactionTable(ScrollView, can_focus=True):
         if offset.y == 0:
             x = offset.x + scroll_x
             widths = self._widths(self._content_width)
-            for column in COLUMNS:
+            for column in TABLE_COLUMNS:
                 if x < widths[column.key] + GAP:
                     self.post_message(self.SortRequested(column.key))
                     return

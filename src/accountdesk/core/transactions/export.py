@@ -1,0 +1,59 @@
+"""Transactions written to a CSV file: the rows a view shows, in its order, every field.
+
+The columns are the table's own list (:data:`~.columns.COLUMNS`), in its
+order: what the table shows, and the id and currency it does not. Text from
+the bank that a spreadsheet would run as a formula is quoted.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+from accountdesk.core.store import Store
+from accountdesk.core.transactions.columns import COLUMNS
+
+if TYPE_CHECKING:
+    from accountdesk.core.transactions.data import TransactionData
+
+__all__ = ["write_csv"]
+
+
+def write_csv(data: TransactionData, order: Sequence[int], store: Store, path: Path) -> int | None:
+    """Write ``data``'s rows ``order`` to ``path`` (atomic, 0600); the row count, or None."""
+    cells = [_CELLS[column.key](data) for column in COLUMNS]
+
+    def write(stream: IO[str]) -> int:
+        writer = csv.writer(stream)
+        writer.writerow([column.key for column in COLUMNS])
+        for i in order:
+            writer.writerow([cell(i) for cell in cells])
+        return len(order)
+
+    return store.write_stream(path, write, newline="")
+
+
+def _currency(data: TransactionData) -> Callable[[int], str]:
+    currency = data.currency or ""
+    return lambda _row: currency
+
+
+#: For each column, what its cell of a row says (given the data once, then the row).
+_CELLS: dict[str, Callable[[TransactionData], Callable[[int], str]]] = {
+    "transaction_id": lambda data: data.transaction_ids.__getitem__,
+    "date": lambda data: data.dates.__getitem__,
+    "description": lambda data: lambda i: _cell(data.descriptions[i]),
+    "category": lambda data: lambda i: _cell(data.categories[i]),
+    "amount": lambda data: lambda i: str(data.amounts[i]),
+    "currency": _currency,
+    "pending": lambda data: lambda i: "yes" if data.pending[i] else "no",
+}
+
+
+def _cell(text: str) -> str:
+    # Text from the bank opened in a spreadsheet must not run as a formula.
+    if text[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + text
+    return text
