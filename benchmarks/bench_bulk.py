@@ -90,7 +90,7 @@ async def open_transactions(session: Session, total: int) -> float:
     Always a first open: the desk keeps a session's transactions, so without
     emptying that cache every round after the first would time a reopen.
     """
-    session.app.desk.transactions.clear()
+    session.app.desk.transactions.cache.clear()
     seconds = await session.watch.press(
         "x", lambda: rows_painted(session, total) or load_failed(session) is not None, within=300
     )

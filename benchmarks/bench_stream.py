@@ -221,7 +221,7 @@ async def early_key(
         # The keys back to the table (Escape in the filter box only leaves the box).
         session.app.screen.query_one(TransactionTable).focus()
     await session.back_to(AccountScreen)
-    session.app.desk.transactions.clear()
+    session.app.desk.transactions.cache.clear()
     await session.watch.press_each("x", lambda: some_rows_painted(session), within=300)
     seconds = await press(session)
     screen = transactions_screen(session)

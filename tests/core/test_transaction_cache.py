@@ -121,7 +121,7 @@ async def test_desk_reads_each_user_once_per_session(tmp_path: Path) -> None:
     assert desk.cached_transactions("u1") is reloaded  # the reload replaced it
     assert reloaded.currency == "EUR" and reloaded.row(0).description == "Bakery"
     await desk.sign_out()
-    assert len(desk.transactions) == 0
+    assert len(desk.transactions.cache) == 0
     await desk.sign_in("key", SecretStr("secret"))
     assert desk.cached_transactions("u1") is None
     await read_whole(desk, "u1")
@@ -151,7 +151,7 @@ async def test_a_read_that_ends_after_signing_in_again_is_not_kept(tmp_path: Pat
     await desk.sign_in("key2", SecretStr("secret"))
     signed_in_again.set()
     data = [update async for update in read.updates()][-1]
-    assert len(data) == 1 and data.complete and len(desk.transactions) == 0
+    assert len(data) == 1 and data.complete and len(desk.transactions.cache) == 0
     await desk.close()
 
 

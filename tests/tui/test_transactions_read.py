@@ -52,7 +52,7 @@ async def test_the_read_starts_with_the_key_press_and_the_screen_follows_it(
         account = await on_account(pilot)
         open_transactions(account, "user_bulk")  # what "x" does
         # Before anything has run (the screen is not mounted): the read is under way.
-        [read] = app.desk._reads
+        [read] = app.desk.transactions.running
         screen = app.screen_stack[-1]
         assert isinstance(screen, TransactionsScreen) and not screen.is_mounted
         assert screen.read is read and not read.done
@@ -77,7 +77,7 @@ async def test_back_stops_the_read_before_the_screen_mounts_and_while_rows_arriv
         await pilot.press("x", "escape")  # Back at once, as the screen comes up
         await settle(pilot)
         [first] = started
-        assert app.screen is account and first.cancelled and not app.desk._reads
+        assert app.screen is account and first.cancelled and not app.desk.transactions.running
         await pilot.press("x")  # nothing cached (nothing whole was read): a new read
         screen = app.screen
         assert isinstance(screen, TransactionsScreen) and screen.read is not None, (
@@ -88,6 +88,6 @@ async def test_back_stops_the_read_before_the_screen_mounts_and_while_rows_arriv
         await until(pilot, lambda: screen.view is not None and len(screen.view) > 0)
         await pilot.press("escape")  # Back while the rows arrive
         await settle(pilot)
-        assert second.cancelled and not second.data.complete and not app.desk._reads
+        assert second.cancelled and not second.data.complete and not app.desk.transactions.running
         assert held.reads == 2 and app.desk.cached_transactions("user_bulk") is None
         assert started == [first, second]

@@ -6,30 +6,37 @@ service, and the job poller. The Textual app owns one desk, hands it a
 scheduler (timers and workers) and a :class:`DeskListener`, and turns what
 the listener hears into messages and toasts. Tests drive a desk without any
 screen.
+
+One class, read top to bottom: where the session is (its clock), signing in
+and out, what is kept per service and API key, jobs (the tracker and the
+poller, built on first use: nothing of them is needed before sign-in),
+transactions (:class:`~accountdesk.core.transactions.reads.TransactionReads`),
+a sandbox's control endpoints and time (any sandbox can have its clock
+moved: the desk keeps how far it is from ours in ``sandbox_offset``, so
+countdowns and ages agree with the times the service sends; with a control
+token, the trainer's training room), what is remembered for the next run,
+and the errors.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from accountdesk.core.connection import ClientFactory, ServiceConnection
-from accountdesk.core.desk_jobs import DeskJobs
 from accountdesk.core.jobs.sandbox_instance import SandboxLocks
 from accountdesk.core.jobs.scheduler import AsyncioScheduler, Scheduler
 from accountdesk.core.listener import DeskListener, NullListener
-from accountdesk.core.remembering import Remembering
-from accountdesk.core.sandbox_session import SandboxSession
 from accountdesk.core.service_identity import ServiceIdentity
 from accountdesk.core.settings.paths import AppDirs
 from accountdesk.core.settings.start import StartSettings
 from accountdesk.core.settings.values import SANDBOX_SERVICE_KEY
 from accountdesk.core.store import Store
-from accountdesk.core.transactions.cache import TransactionCache
-from accountdesk.core.transactions.reads import TransactionReads
+from accountdesk.core.transactions.reads import TransactionKey, TransactionReads
 
 if TYPE_CHECKING:
     import httpx
@@ -38,15 +45,20 @@ if TYPE_CHECKING:
     from accountdesk.client import (
         AccountDataClient,
         AccountDataError,
+        Job,
+        SandboxControl,
         ScenarioUser,
+        TrainingRoom,
     )
     from accountdesk.core.errors.log import ErrorLog, ErrorRecord, InternalError
     from accountdesk.core.jobs.poller import JobPoller
     from accountdesk.core.jobs.tracker import JobTracker, TrackedJob
     from accountdesk.core.recents import RecentLookups
     from accountdesk.core.settings.model import Settings
-    from accountdesk.core.settings.secrets import SecretKeeper
+    from accountdesk.core.settings.secrets import Remembered, SecretKeeper
     from accountdesk.core.store import StoreProblem
+    from accountdesk.core.transactions.data import TransactionData
+    from accountdesk.core.transactions.read import TransactionRead
 
 
 __all__ = ["Desk", "DeskListener", "NullListener"]
@@ -58,7 +70,7 @@ def _system_clock() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-class Desk(SandboxSession, Remembering, TransactionReads, DeskJobs):
+class Desk:
     """One session's state (see the module docstring).
 
     ``transport`` and ``client_factory`` let tests and the embedded sandbox
@@ -121,9 +133,8 @@ class Desk(SandboxSession, Remembering, TransactionReads, DeskJobs):
         self._poller: JobPoller | None = None
         #: The sandbox's scenario users, learnt at sign-in ([] on a live service).
         self._scenarios: list[ScenarioUser] = []
-        #: Transactions read this session (per service and user), until sign-out.
-        self.transactions = TransactionCache()
-        self._reads = set()
+        #: Transaction reads running, and the whole lists read this session.
+        self.transactions = TransactionReads()
 
     def attach(self, listener: DeskListener, scheduler: Scheduler) -> None:
         """The UI's listener and scheduler (call before signing in)."""
@@ -224,8 +235,7 @@ class Desk(SandboxSession, Remembering, TransactionReads, DeskJobs):
         self.connection = self.connection.with_base_url(base_url)
         self.identity.forget()
         self._scenarios = []
-        self.transactions.clear()
-        self.cancel_transaction_reads()
+        self.transactions.forget()
         self._recents = None
         self._tracker = None
         self._poller = None
@@ -272,8 +282,7 @@ class Desk(SandboxSession, Remembering, TransactionReads, DeskJobs):
         client, self._client = self._client, None
         self.signed_in_as = ""
         self.sandbox_offset = dt.timedelta(0)
-        self.transactions.clear()
-        self.cancel_transaction_reads()
+        self.transactions.forget()
         if client is not None:
             await client.aclose()
             log.info("signed out")
@@ -313,6 +322,303 @@ class Desk(SandboxSession, Remembering, TransactionReads, DeskJobs):
             )
             self._recents_key = self.state_key
         return self._recents
+
+    # -- jobs ----------------------------------------------------------------------
+
+    @property
+    def tracker(self) -> JobTracker:
+        """This service's and key's tracked jobs (read from their file on first use)."""
+        from accountdesk.core.jobs.tracker import JobTracker
+
+        if self._tracker is None or self._tracker_key != self.state_key:
+            signed_in = bool(self.signed_in_as)
+            tracker = JobTracker(
+                self.store,
+                self._state_file("jobs.json"),
+                self.service_key,
+                api_key=self.signed_in_as,
+                earlier_path=self.dirs.jobs_file if signed_in else None,
+                # The embedded sandbox is new every run: a job of an earlier
+                # run is gone for every key, not someone else's.
+                unknown_means_gone=self.embedded,
+                sandboxes=self.connection.sandbox_locks if self.embedded else None,
+            )
+            tracker.load()
+            tracker.clock_offset = self.sandbox_offset.total_seconds()
+            self._tracker = tracker
+            self._tracker_key = self.state_key
+            self._poller = None
+        return self._tracker
+
+    @property
+    def poller(self) -> JobPoller:
+        """The poller of :attr:`tracker`'s jobs (built on first use)."""
+        from accountdesk.core.jobs.poller import JobPoller
+
+        tracker = self.tracker
+        if self._poller is None or self._poller.tracker is not tracker:
+            self._poller = JobPoller(
+                tracker, self.scheduler, self, self.now, interval=self.poll_interval
+            )
+        return self._poller
+
+    def stop_polling(self) -> None:
+        if self._poller is not None:
+            self._poller.stop()
+        if self._tracker is not None and self._tracker.unsaved:
+            self._tracker.save()
+
+    def track_job(self, job: Job, user_id: str, *, offer_mfa: bool = True) -> TrackedJob:
+        """Start tracking a job this app just started; it is polled from now on.
+
+        ``offer_mfa=False``: the caller has already said the job waits for MFA
+        (a recording's jobs), so no dialog or toast offers it.
+        """
+        tracked = self.tracker.track(job, user_id, self.now())
+        self.tracker.save()
+        self.listener.jobs_changed()
+        if tracked.needs_mfa:
+            if offer_mfa:
+                self.listener.mfa_needed(tracked)
+            else:
+                tracked.mfa_offered = True
+        return tracked
+
+    def update_job(self, job: Job, user_id: str) -> TrackedJob | None:
+        """A state of a tracked job learnt elsewhere (the MFA dialog): record it, say if it ended."""
+        from accountdesk.core.jobs.tracker import job_key
+        from accountdesk.core.notices import job_ended
+
+        tracked = self.tracker.get(job_key(user_id, job.job_id))
+        if tracked is None:
+            return None
+        was_pollable = tracked.is_pollable
+        self.tracker.record_poll(tracked, job, self.now())
+        self.tracker.save()
+        if was_pollable and tracked.is_terminal:
+            self.listener.notice(job_ended(tracked))
+        self.listener.jobs_changed()
+        return tracked
+
+    def finished_job_keys(self) -> list[str]:
+        """The jobs "Clear done" forgets: finished or gone, not given up on."""
+        return [job.key for job in self.tracker.jobs if not job.is_pollable and not job.given_up]
+
+    def clear_finished_jobs(self, among: Collection[str] | None = None) -> int:
+        """Forget the finished (or gone) jobs of this service, only those ``among`` if given."""
+        tracker = self.tracker
+        done = [key for key in self.finished_job_keys() if among is None or key in among]
+        cleared = tracker.forget(done)
+        if cleared:
+            tracker.save()
+            self.listener.jobs_changed()
+        return cleared
+
+    def unfinished_jobs(self) -> int:
+        """Jobs still being polled (what quitting or signing out would leave behind)."""
+        return len(self.tracker.pollable()) if self.signed_in else 0
+
+    # -- what the poller says (its PollerListener) --------------------------------
+
+    def jobs_changed(self) -> None:
+        self.listener.jobs_changed()
+
+    def job_finished(self, tracked: TrackedJob) -> None:
+        from accountdesk.core.notices import job_ended
+
+        self.listener.notice(job_ended(tracked))
+
+    def job_needs_mfa(self, tracked: TrackedJob) -> None:
+        self.listener.mfa_needed(tracked)
+
+    def job_given_up(self, tracked: TrackedJob) -> None:
+        from accountdesk.core.notices import job_given_up
+
+        minutes = int(self.poller.give_up_after.total_seconds() // 60)
+        self.listener.notice(job_given_up(tracked, minutes))
+
+    def poll_failed(self, tracked: TrackedJob, error: AccountDataError) -> None:
+        self.listener.error_recorded(self.record_error(error))
+
+    # -- transactions ---------------------------------------------------------------
+
+    def cached_transactions(self, user_id: str) -> TransactionData | None:
+        """A user's transactions read whole earlier this session, or None."""
+        return self.transactions.kept(TransactionKey(*self.state_key, user_id))
+
+    def start_transaction_read(self, user_id: str) -> TransactionRead:
+        """Start reading ``user_id``'s transactions afresh, now, in a task of this loop.
+
+        Called on the key press that opens the transactions screen, so the
+        request is out while the screen is mounted; the screen follows the
+        read (:meth:`TransactionRead.updates`) and cancels it if it goes
+        away first. The whole list, once read, is kept for the session
+        (unless the desk signed out or in again meanwhile). A read still
+        running is cancelled on sign-out.
+        """
+        client = self.client
+        key = TransactionKey(*self.state_key, user_id)
+        return self.transactions.start(client, key, still_ours=lambda: self._client is client)
+
+    async def prepare_transactions(self, user_id: str | None = None) -> None:
+        """Have the embedded sandbox build ``user_id``'s answer now, if not read yet.
+
+        Called when a user's account is shown: in embedded mode the first
+        ``x`` then finds the answer built (nothing for a live service).
+        Without ``user_id`` (the lookup screen shown): every large generated
+        answer, so that user_bulk's build is over before its account opens.
+        """
+        if user_id is None or self.cached_transactions(user_id) is None:
+            await self.connection.prepare_transactions(user_id)
+
+    async def stream_transactions(self, user_id: str) -> AsyncIterator[TransactionData]:
+        """A user's transactions read afresh, batch by batch as they arrive.
+
+        Yields the same :class:`~.transactions.data.TransactionData` after each
+        batch is appended (in a worker thread: its index, once built, grows
+        with it); ``complete`` turns True, and the data is cached, once the
+        read ends. Raises the client's errors; what was yielded before stays
+        good (and is not cached: it is not the whole list). Stopping early
+        stops the read.
+        """
+        read = self.start_transaction_read(user_id)
+        try:
+            async with contextlib.aclosing(read.updates()) as updates:
+                async for data in updates:
+                    yield data
+        finally:
+            read.cancel()
+
+    # -- the sandbox: its control endpoints and its time ----------------------------
+
+    @property
+    def sandbox_control(self) -> SandboxControl:
+        """The sandbox's control endpoints, through the signed-in client."""
+        token = self.settings.sandbox_control_token
+        return self.client.sandbox_control(token)
+
+    async def _read_scenarios(self) -> list[ScenarioUser]:
+        from accountdesk.client import AccountDataError
+
+        try:
+            catalogue = await self.sandbox_control.scenarios()
+        except AccountDataError as error:  # a demo convenience: never a failure of sign-in
+            log.warning("scenario catalogue unavailable: %s", error.title)
+            return []
+        return list(catalogue.users) if catalogue is not None else []
+
+    async def scenarios(self) -> list[ScenarioUser]:
+        """The sandbox's scenario users, as read at sign-in ([] on a live service)."""
+        return list(self._scenarios)
+
+    async def advance_sandbox_clock(self, seconds: float) -> dt.datetime:
+        """Move the sandbox's clock forward (expire an MFA session, lift a block, finish jobs)."""
+        return self._follow_sandbox(await self.sandbox_control.advance_clock(seconds))
+
+    async def sandbox_clock(self) -> dt.datetime:
+        """The sandbox's clock now (the app's clock follows it)."""
+        return self._follow_sandbox(await self.sandbox_control.clock())
+
+    async def serve_scenarios(self, files: Sequence[Path]) -> None:
+        """Make the embedded sandbox serve the shipped users and the packs ``files`` (a tour's).
+
+        A fresh sandbox when the packs differ from the ones served (sign out
+        first: its tokens go with it); nothing on a live service or when
+        they are the same.
+        """
+        wanted = [str(file) for file in files] or None
+        connection = self.connection
+        if connection.sandbox_options.get("scenarios") != wanted:
+            await connection.rebuild_sandbox(scenarios=wanted)
+
+    async def reset_sandbox(self) -> None:
+        """Forget the sandbox's jobs, MFA sessions and blocks (and rewind its clock).
+
+        On a training room's shared world (not a trainee's key), every
+        trainee's world goes with it.
+        """
+        await self.sandbox_control.reset()
+        await self.sandbox_clock()  # the sandbox rewound its clock: so does the app's
+
+    # -- the trainer's room ------------------------------------------------------
+
+    @property
+    def is_trainer(self) -> bool:
+        """A control token is set: the sandbox panel asks for the training room."""
+        return self.settings.sandbox_control_token is not None
+
+    async def training_room(self) -> TrainingRoom:
+        """Every trainee the sandbox has seen (``AC-903`` without the right control token)."""
+        return await self.sandbox_control.trainees()
+
+    async def reset_trainee(self, name: str) -> None:
+        """Forget one trainee's jobs, MFA sessions and blocks and rewind their clock."""
+        await self.sandbox_control.reset_trainee(name)
+        await self._learn_sandbox_time()  # the trainer may be signed in as that trainee
+
+    async def advance_trainee_clock(self, name: str, seconds: float) -> dt.datetime:
+        """Move one trainee's clock forward; their new time."""
+        moved = await self.sandbox_control.advance_trainee_clock(name, seconds)
+        await self._learn_sandbox_time()
+        return moved
+
+    async def reset_room(self) -> None:
+        """Reset the shared world and every trainee's (the trainer's "start again")."""
+        await self.sandbox_control.reset_room()
+        await self._learn_sandbox_time()  # the trainer's own world rewound too
+
+    def _follow_sandbox(self, sandbox_now: dt.datetime) -> dt.datetime:
+        self.sandbox_offset = sandbox_now - self.clock()
+        self._clock_moved()
+        return sandbox_now
+
+    async def _learn_sandbox_time(self) -> None:
+        from accountdesk.client import AccountDataError
+
+        try:
+            await self.sandbox_clock()
+        except AccountDataError as error:  # an older sandbox: keep our own time
+            log.warning("sandbox clock unavailable: %s", error.title)
+
+    # -- remembered for the next run ------------------------------------------------
+
+    def remember_theme(self, theme: str) -> bool:
+        """Keep the theme picked in the command palette for the next run (config file)."""
+        from accountdesk.core.settings.file import remember_theme
+
+        return remember_theme(self.store, self.dirs.config_path, theme)
+
+    def remember_credentials(
+        self, api_key: str, api_secret: SecretStr | None, *, secret_in_file: bool = False
+    ) -> Remembered | None:
+        """Keep the key (and a live service's URL) in the config file, the secret in the keyring.
+
+        The secret goes into the config file only when no keyring exists and
+        ``secret_in_file`` says the user chose it. None when the config file
+        could not be written (the store told the user why).
+        """
+        from accountdesk.core.settings.file import remember_credentials
+
+        remembered, in_file = self.secrets.keep(
+            self.service_key,
+            api_key,
+            api_secret,
+            file_allowed=secret_in_file,
+            config_path=self.dirs.config_path,
+        )
+        written = remember_credentials(
+            self.store,
+            self.dirs.config_path,
+            api_key=api_key,
+            base_url=None if self.embedded else self.connection.base_url,
+            profile=self.settings.profile,
+            api_secret=in_file,
+        )
+        return remembered if written else None
+
+    def remembered_secret(self, api_key: str) -> SecretStr | None:
+        """A secret the keyring holds for this service and key (blocking: call from a thread)."""
+        return self.secrets.load(self.service_key, api_key)
 
     # -- reachability -------------------------------------------------------------
 

@@ -1,9 +1,16 @@
-"""The desk's part for transactions: a user's list, read once a session unless reloaded."""
+"""A session's transaction reads: the ones running, and the whole lists they read.
+
+The desk holds one :class:`TransactionReads`. A read is started on the key
+press that opens the transactions screen (:mod:`.read`); each one that reads
+its user's whole list while the session that started it is still the
+desk's is kept in the session :mod:`.cache`, so reopening the user reads
+nothing. Signing out, or another service, stops every read still running
+and forgets what was kept.
+"""
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from accountdesk.core.transactions.cache import TransactionCache, TransactionKey
@@ -11,86 +18,43 @@ from accountdesk.core.transactions.read import INLINE_ROWS, TransactionRead
 
 if TYPE_CHECKING:
     from accountdesk.client import AccountDataClient
-    from accountdesk.core.connection import ServiceConnection
     from accountdesk.core.transactions.data import TransactionData
 
-__all__ = ["INLINE_ROWS", "TransactionReads"]
+__all__ = ["INLINE_ROWS", "TransactionKey", "TransactionReads"]
 
 
 class TransactionReads:
-    """Transactions for :class:`~accountdesk.core.desk.Desk` (a base of it)."""
+    """The reads a session started (``running``) and the whole lists they read (``cache``)."""
 
-    transactions: TransactionCache
-    connection: ServiceConnection
-    #: Reads under way (:meth:`start_transaction_read`), to stop on sign-out.
-    _reads: set[TransactionRead]
-    _client: AccountDataClient | None
+    def __init__(self) -> None:
+        self.cache = TransactionCache()
+        #: Reads under way, stopped by :meth:`forget`.
+        self.running: set[TransactionRead] = set()
 
-    @property
-    def client(self) -> AccountDataClient:  # the desk's signed-in client
-        raise NotImplementedError
+    def kept(self, key: TransactionKey) -> TransactionData | None:
+        """A user's whole list read earlier this session, or None."""
+        return self.cache.get(key)
 
-    @property
-    def state_key(self) -> tuple[str, str]:  # the desk's service and key
-        raise NotImplementedError
+    def start(
+        self, client: AccountDataClient, key: TransactionKey, *, still_ours: Callable[[], bool]
+    ) -> TransactionRead:
+        """Start reading ``key``'s user's list afresh, in a task of this loop.
 
-    def cached_transactions(self, user_id: str) -> TransactionData | None:
-        """A user's transactions read earlier this session, or None."""
-        return self.transactions.get(TransactionKey(*self.state_key, user_id))
-
-    def start_transaction_read(self, user_id: str) -> TransactionRead:
-        """Start reading ``user_id``'s transactions afresh, now, in a task of this loop.
-
-        Called on the key press that opens the transactions screen, so the
-        request is out while the screen is mounted; the screen follows the
-        read (:meth:`TransactionRead.updates`) and cancels it if it goes
-        away first. The whole list, once read, goes to the session cache
-        (unless the desk signed out or in again meanwhile). A read still
-        running is cancelled on sign-out.
+        The whole list, once read, is kept, unless ``still_ours()`` says the
+        session that started it is gone (signed out, or in again).
         """
-        client = self.client
-        key = TransactionKey(*self.state_key, user_id)
 
         def finished(data: TransactionData) -> None:
-            # Signed out (or in again) meanwhile: this read belongs to no session.
-            if self._client is client:
-                self.transactions.put(key, data)
+            if still_ours():
+                self.cache.put(key, data)
 
-        read = TransactionRead(client, user_id, finished)
-        self._reads.add(read)
-        read.on_done(self._reads.discard)
+        read = TransactionRead(client, key.user_id, finished)
+        self.running.add(read)
+        read.on_done(self.running.discard)
         return read
 
-    async def prepare_transactions(self, user_id: str | None = None) -> None:
-        """Have the embedded sandbox build ``user_id``'s answer now, if not read yet.
-
-        Called when a user's account is shown: in embedded mode the first
-        ``x`` then finds the answer built (nothing for a live service).
-        Without ``user_id`` (the lookup screen shown): every large generated
-        answer, so that user_bulk's build is over before its account opens.
-        """
-        if user_id is None or self.cached_transactions(user_id) is None:
-            await self.connection.prepare_transactions(user_id)
-
-    def cancel_transaction_reads(self) -> None:
-        """Stop every read still running (sign-out, another service)."""
-        for read in list(self._reads):
-            read.cancel()
-
-    async def stream_transactions(self, user_id: str) -> AsyncIterator[TransactionData]:
-        """A user's transactions read afresh, batch by batch as they arrive.
-
-        Yields the same :class:`~.transactions.TransactionData` after each
-        batch is appended (in a worker thread: its index, once built, grows
-        with it); ``complete`` turns True, and the data is cached, once the
-        read ends. Raises the client's errors; what was yielded before stays
-        good (and is not cached: it is not the whole list). Stopping early
-        stops the read.
-        """
-        read = self.start_transaction_read(user_id)
-        try:
-            async with contextlib.aclosing(read.updates()) as updates:
-                async for data in updates:
-                    yield data
-        finally:
+    def forget(self) -> None:
+        """Stop every read still running and forget every list kept (sign-out, another service)."""
+        self.cache.clear()
+        for read in list(self.running):
             read.cancel()
