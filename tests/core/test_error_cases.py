@@ -6,7 +6,7 @@ import datetime as dt
 
 from accountdesk.contract import endpoints as ep
 from accountdesk.contract import known_spec
-from accountdesk.core.cases.dashboard import error_user
+from accountdesk.core.cases.case import error_user
 from accountdesk.core.errors.log import ErrorRecord
 
 AT = dt.datetime(2026, 3, 2, 12, 0, tzinfo=dt.UTC)

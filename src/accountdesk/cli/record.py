@@ -30,8 +30,9 @@ if TYPE_CHECKING:
     from accountdesk.cli.startup import StartUp
     from accountdesk.client import Job
     from accountdesk.contract import JobKind
-    from accountdesk.core.cases.record import Recording
+    from accountdesk.core.cases.case import SavedCase
     from accountdesk.core.settings.model import Settings
+    from accountdesk.core.settings.paths import AppDirs
 
 __all__ = ["add_parser", "run"]
 
@@ -95,18 +96,9 @@ def run(args: argparse.Namespace, start_up: StartUp) -> int:
     """Record ``args.user`` into ``args.output``; the exit status."""
     try:
         from accountdesk.contract.identifiers import sandbox_user_id_problem
-        from accountdesk.core.cases.files import (
-            CaseFileError,
-            case_pack_text,
-            check_pack,
-            next_case_number,
-            scenarios_folder,
-        )
-        from accountdesk.core.cases.record import RecordError
-        from accountdesk.core.cases.recorded_user import pack_user
+        from accountdesk.core.cases.case import CaseFileError, RecordError
         from accountdesk.core.settings.model import ConfigError, load_settings
         from accountdesk.core.settings.paths import AppDirs
-        from accountdesk.core.store import Store
     except ImportError as error:
         return missing(error)
     output: Path = args.output
@@ -114,17 +106,8 @@ def run(args: argparse.Namespace, start_up: StartUp) -> int:
         return _fail("--job-wait is 0 to 600 seconds")
     if output.is_dir():
         return _fail(f"{output}: is a folder; -o names the pack file to write")
-    existing = None
-    if output.exists() and not args.force:
-        if not args.append:
-            return _fail(f"{output} exists: --append adds the user to it, --force replaces it")
-        try:
-            existing = output.read_text(encoding="utf-8")
-            check_pack(existing, str(output))
-        except (OSError, UnicodeDecodeError) as error:
-            return _fail(f"{output}: cannot read it: {error}")
-        except CaseFileError as error:
-            return _fail(str(error))
+    if output.exists() and not (args.force or args.append):
+        return _fail(f"{output} exists: --append adds the user to it, --force replaces it")
     if args.as_id is not None and (problem := sandbox_user_id_problem(args.as_id)):
         return _fail(f"--as {args.as_id!r}: {problem}")
     if args.no_redact and args.as_id is None and sandbox_user_id_problem(args.user):
@@ -148,41 +131,36 @@ def run(args: argparse.Namespace, start_up: StartUp) -> int:
         return scenarios
     import asyncio
 
+    problems: list[str] = []
     try:
-        recording = asyncio.run(_record(settings, args, scenarios))
+        saved = asyncio.run(_record(settings, args, scenarios, dirs, problems))
     except RecordError as error:
         status = _fail(str(error), 1)
         _print_left(error.left, sys.stderr)
         return status
-    # The next case_<n> of the file and of the packs beside it and in the dashboard's
-    # folder, so the cases recorded there can be served together.
-    folders = (output.parent, scenarios_folder(dirs.data_dir))
-    user = pack_user(
-        recording,
-        case_number=next_case_number(existing, folders, replacing=output),
-        redact=not args.no_redact,
-        user_id=args.as_id,
-    )
-    try:
-        text = case_pack_text(user, existing=existing)
-        check_pack(text, str(output))
     except CaseFileError as error:
-        return _fail(str(error), 1)
-    problems: list[str] = []
-    if not Store(on_problem=lambda problem: problems.append(problem.sentence)).write_text(
-        output, text
-    ):
-        return _fail(" ".join(problems) or f"could not write {output}", 1)
-    _report(recording, user, output, redacted=not args.no_redact)
+        return _fail(" ".join(problems) or str(error), 1)
+    _report(saved, args.user, settings)
     return 0
 
 
-async def _record(settings: Settings, args: argparse.Namespace, scenarios: Any) -> Recording:
+async def _record(
+    settings: Settings,
+    args: argparse.Namespace,
+    scenarios: Any,
+    dirs: AppDirs,
+    problems: list[str],
+) -> SavedCase:
+    """Sign in as the app does, then record the case (:func:`~accountdesk.core.cases.case.record_case`)."""
     import asyncio
+    import datetime as dt
 
     from accountdesk.client import AccountDataError
-    from accountdesk.core.cases.record import RecordError, record_user, service_host
+    from accountdesk.core.cases.case import RecordError, record_case
+    from accountdesk.core.cases.files import scenarios_folder
+    from accountdesk.core.cases.record import service_host
     from accountdesk.core.connection import ServiceConnection
+    from accountdesk.core.store import Store
 
     connection = ServiceConnection(
         base_url=settings.base_url,
@@ -197,15 +175,21 @@ async def _record(settings: Settings, args: argparse.Namespace, scenarios: Any) 
         except AccountDataError as error:
             raise RecordError(f"sign-in refused: {error.title}: {error.detail}") from None
         async with client:
-            import datetime as dt
-
-            return await record_user(
+            return await record_case(
                 client,
                 args.user,
+                store=Store(on_problem=lambda problem: problems.append(problem.sentence)),
+                target=args.output,
                 service=service_host(settings.base_url),
                 now=dt.datetime.now(dt.UTC).replace(microsecond=0),
+                # The dashboard's cases too: cases recorded here and there can be served together.
+                cases_folder=scenarios_folder(dirs.data_dir),
+                redact=not args.no_redact,
                 with_jobs=args.with_jobs,
                 job_wait=args.job_wait,
+                as_id=args.as_id,
+                append=args.append,
+                replace=args.force,
             )
     finally:
         await connection.aclose()
@@ -235,21 +219,22 @@ def _secret(settings: Settings) -> SecretStr:
     return secret
 
 
-def _report(recording: Recording, user: dict[str, Any], output: Path, *, redacted: bool) -> None:
-    from accountdesk.core.cases.record import answer_lines, service_host
+def _report(saved: SavedCase, user_id: str, settings: Settings) -> None:
+    from accountdesk.cli.output import say
+    from accountdesk.core.cases.case import serve_command
     from accountdesk.sandbox.scenarios import SCENARIO_USERS
 
-    what = "redacted" if redacted else "NOT redacted"
-    lines = [f"Recorded {recording.user_id} as {user['id']} ({what}) into {output}"]
-    lines += [f"  {line}" for line in answer_lines(recording)]
-    lines += [f"  note: {note}" for note in user["recorded"].get("notes", [])]
-    replaces = f" ({user['id']} replaces the shipped user)" if user["id"] in SCENARIO_USERS else ""
-    lines.append(f"Serve it: accountdesk sandbox --scenarios {output}{replaces}")
-    from accountdesk.cli.output import say
-
+    what = "redacted" if saved.redacted else "NOT redacted"
+    lines = [f"Recorded {user_id} as {saved.user_id} ({what}) into {saved.path}"]
+    lines += [f"  {line}" for line in saved.answers]
+    lines += [f"  note: {note}" for note in saved.notes]
+    replaces = (
+        f" ({saved.user_id} replaces the shipped user)" if saved.user_id in SCENARIO_USERS else ""
+    )
+    lines.append(f"Serve it: {serve_command(saved.path)}{replaces}")
     say(lines)
-    if recording.service != service_host(None):  # the embedded sandbox's jobs end with it
-        _print_left(recording.left_jobs(), sys.stdout)
+    if not settings.sandbox:  # the embedded sandbox's jobs end with it
+        _print_left(saved.left, sys.stdout)
 
 
 def _print_left(left: list[tuple[JobKind, Job]], stream: TextIO) -> None:

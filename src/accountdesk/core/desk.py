@@ -50,6 +50,7 @@ if TYPE_CHECKING:
         ScenarioUser,
         TrainingRoom,
     )
+    from accountdesk.contract import JobKind
     from accountdesk.core.errors.log import ErrorLog, ErrorRecord, InternalError
     from accountdesk.core.jobs.poller import JobPoller
     from accountdesk.core.jobs.tracker import JobTracker, TrackedJob
@@ -383,6 +384,15 @@ class Desk:
             else:
                 tracked.mfa_offered = True
         return tracked
+
+    def track_left_jobs(self, user_id: str, left: Sequence[tuple[JobKind, Job]]) -> None:
+        """Track the jobs a recording started and left unfinished (it says so itself: no MFA offer).
+
+        The contract has no call that ends a job: until each ends, the user's
+        next job of its kind is refused (AC-112), so they are on the jobs screen.
+        """
+        for _kind, job in left:
+            self.track_job(job, user_id, offer_mfa=False)
 
     def update_job(self, job: Job, user_id: str) -> TrackedJob | None:
         """A state of a tracked job learnt elsewhere (the MFA dialog): record it, say if it ended."""

@@ -1,6 +1,8 @@
 """Cases: a live user (or an error of the log) recorded as a scenario pack user.
 
-A case goes through these modules in this order:
+:func:`.case.record_case` is the one way in, for ``accountdesk record`` and
+the dashboard's dialog alike (:func:`.case.error_case`: the error log's). A
+case goes through these modules in this order:
 
 1. :mod:`.record`: the user read through the client (and its jobs started,
    if asked), every answer kept as the dashboard showed it;
@@ -11,7 +13,4 @@ A case goes through these modules in this order:
    there, beside the rules);
 4. :mod:`.pack_toml` and :mod:`.files`: the pack written as TOML a person can
    read, checked as the sandbox reads it, saved atomically and 0600.
-
-:mod:`.dashboard` is the dashboard's side (the account screen's and the
-error log's ``s``).
 """

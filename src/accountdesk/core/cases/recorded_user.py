@@ -80,9 +80,7 @@ def pack_user(
         user["recorded"]["notes"] = notes
     if not user["answers"]:
         del user["answers"]
-    if redactor is None:
-        return user
-    return _redacted(user, redactor)
+    return user if redactor is None else redactor.pack_user(user)
 
 
 def _payload(answer: Answer | None) -> dict[str, Any] | None:
@@ -313,22 +311,6 @@ def _ending(
 def _seconds(span: dt.timedelta) -> float | int:
     seconds = round(span.total_seconds(), 3)
     return int(seconds) if seconds.is_integer() else seconds
-
-
-def _redacted(user: dict[str, Any], redactor: Redactor) -> dict[str, Any]:
-    """Every text of ``user`` through the redactor, but the format's own words."""
-    kept = {"id", "recorded", "link_type", "answers"}
-    out = {key: (value if key in kept else redactor.value(value)) for key, value in user.items()}
-    out["answers"] = [
-        {**answer, "message": redactor.text(answer["message"])}
-        for answer in user.get("answers", [])
-    ]
-    if not out["answers"]:
-        del out["answers"]
-    mfa = out.get("mfa")
-    if isinstance(mfa, dict) and "question" in mfa:
-        mfa["question"] = redactor.masked(mfa["question"])
-    return out
 
 
 def _version() -> str:

@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["REDACTED_FIELDS", "Redactor", "case_id"]
+__all__ = ["FOUND_IN_MESSAGE", "REDACTED_FIELDS", "Redactor", "case_id", "fields_redacted"]
 
 #: What a redacted recording replaced, as its header and ``recorded.redacted`` say.
 REDACTED_FIELDS = (
@@ -43,6 +43,28 @@ REDACTED_FIELDS = (
     "addresses",
     "user_id",
 )
+#: Of those, what only the account record teaches (the rest: the identity record).
+_FROM_ACCOUNT = frozenset({"account_number", "routing_number"})
+#: What the error log's cases also replace: any e-mail address or long number in the message.
+FOUND_IN_MESSAGE = "emails_and_numbers_in_the_message"
+#: A pack user's keys that are the format's own words, never the customer's.
+_FORMAT_KEYS = frozenset({"id", "recorded", "link_type", "answers"})
+
+
+def fields_redacted(*, account: bool, identity: bool, message: bool = False) -> list[str]:
+    """What a redaction replaced, as a header says it, when it learnt from these records.
+
+    The user id always; the numbers only when the ``account`` record was read,
+    the names, e-mails, phones and addresses only when ``identity`` was; and,
+    for a case made from an error, what the ``message`` held.
+    """
+    learnt = [
+        field
+        for field in REDACTED_FIELDS
+        if field == "user_id" or (account if field in _FROM_ACCOUNT else identity)
+    ]
+    return [*learnt, FOUND_IN_MESSAGE] if message else learnt
+
 
 _FIRST_NAMES = (
     "Alex", "Bailey", "Cameron", "Dana", "Elliot", "Frankie", "Gray", "Harper", "Indra",
@@ -295,6 +317,31 @@ class Redactor:
             self._pattern = re.compile("|".join(alternatives), re.IGNORECASE)
             self._lookup = {value.lower(): fake for value, fake in self._fakes.items()}
         return self._pattern
+
+    def pack_user(self, user: dict[str, Any]) -> dict[str, Any]:
+        """``user`` (a pack user's plain data) with every text of the customer's replaced.
+
+        Every value passes :meth:`value`, but the format's own words (the id,
+        given as already redacted; ``recorded``; ``link_type``); a forced
+        answer's message passes :meth:`text`; the MFA question keeps its
+        shape (:meth:`masked`: "the phone ending ••47").
+        """
+        out = {
+            key: (value if key in _FORMAT_KEYS else self.value(value))
+            for key, value in user.items()
+        }
+        answers = [
+            {**answer, "message": self.text(answer["message"])}
+            for answer in user.get("answers", [])
+        ]
+        if answers:
+            out["answers"] = answers
+        else:
+            out.pop("answers", None)
+        mfa = out.get("mfa")
+        if isinstance(mfa, dict) and "question" in mfa:
+            mfa["question"] = self.masked(mfa["question"])
+        return out
 
     def value(self, value: Any) -> Any:
         """Every string inside ``value`` (dicts and lists walked) through :meth:`text`."""

@@ -4,7 +4,7 @@ The detail pane shows the selected error with the contract's guidance (what
 it means, the next step). ``c`` copies it as ticket text, ``u`` as a curl
 command that sends the request again; ``m`` and ``J`` save the whole log as
 Markdown or JSON under the data dir; ``s`` saves a scenario pack whose user
-answers the selected error (:mod:`accountdesk.core.cases.dashboard`). Every text is redacted and sanitised
+answers the selected error (:mod:`accountdesk.core.cases.case`). Every text is redacted and sanitised
 (``core.error_reports``); copies go through the terminal or, where it cannot
 take them, a dialog and a file (``screens.clipboard``).
 """
@@ -23,7 +23,7 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
-from accountdesk.core.cases.dashboard import SavedCase
+from accountdesk.core.cases.case import SavedCase
 from accountdesk.core.errors.log import ErrorRecord
 from accountdesk.core.errors.reports import (
     ReportFormat,
@@ -218,7 +218,7 @@ cannot take (OSC 52) open in a dialog and a file (`clipboard` setting).
 
     @work(exclusive=True, exit_on_error=False, group="error-scenario", name="error_scenario")
     async def _error_scenario(self, record: ErrorRecord) -> None:
-        from accountdesk.core.cases.dashboard import CaseFileError, error_case
+        from accountdesk.core.cases.case import CaseFileError, error_case
 
         try:
             saved = await error_case(self.desk, record)
@@ -228,7 +228,7 @@ cannot take (OSC 52) open in a dialog and a file (`clipboard` setting).
         self.post_message(ScenarioMade(record, saved))
 
     def on_scenario_made(self, message: ScenarioMade) -> None:
-        from accountdesk.core.cases.dashboard import serve_command
+        from accountdesk.core.cases.case import serve_command
 
         saved = message.saved
         if saved is None:

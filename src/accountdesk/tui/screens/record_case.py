@@ -1,7 +1,7 @@
 """Record this user as a scenario: the account screen's (and the palette's) dialog.
 
 Asks three things (redact, start the jobs too, where to save), records the
-user through the signed-in client in a worker (:func:`~accountdesk.core.cases.dashboard.record_case`)
+user through the signed-in client in a worker (:func:`~accountdesk.core.cases.case.record_case`)
 and shows, in the dialog itself, where the pack went, what each request
 answered and how to serve it: toasts wait while a dialog is open, and this
 is the answer the person is waiting for.
@@ -24,14 +24,15 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
-from accountdesk.core.cases.dashboard import (
+from accountdesk.core.cases.case import (
     CaseFileError,
     RecordError,
     SavedCase,
-    case_path,
+    new_case_path,
     next_case_id,
     serve_command,
 )
+from accountdesk.core.cases.files import scenarios_folder
 from accountdesk.core.formatting import home_path
 from accountdesk.tui.base import DeskModal
 from accountdesk.tui.messages import ServiceFailed
@@ -134,10 +135,11 @@ Nothing saved holds a token, a key or a secret.
     def _default_path(self, *, redact: bool) -> str:
         # A redacted case is never named after the customer's user id; it is named
         # as the id it gets, the next case_<n> of the cases folder (looked up once).
+        folder = scenarios_folder(self.desk.dirs.data_dir)
         if redact and self._case_id is None:
-            self._case_id = next_case_id(self.desk)
+            self._case_id = next_case_id([folder])
         name = self._case_id if redact and self._case_id is not None else self.user_id
-        return home_path(case_path(self.desk, name))
+        return home_path(new_case_path(folder, name, self.desk.wall_time()))
 
     # -- the form ---------------------------------------------------------------------
 
@@ -191,15 +193,30 @@ Nothing saved holds a token, a key or a secret.
 
     @work(exclusive=True, exit_on_error=False, group="record-case", name="record_case")
     async def _run(self, path: Path, *, redact: bool, with_jobs: bool) -> None:
-        from accountdesk.core.cases.dashboard import record_case
+        from accountdesk.core.cases.case import record_case
+        from accountdesk.core.cases.record import service_host
 
+        desk = self.desk
         try:
             saved = await record_case(
-                self.desk, self.user_id, redact=redact, with_jobs=with_jobs, path=path
+                desk.client,
+                self.user_id,
+                store=desk.store,
+                target=path,
+                service=service_host(None if desk.embedded else desk.service_url),
+                now=desk.wall_time().replace(microsecond=0),  # when, as a person reads it later
+                cases_folder=scenarios_folder(desk.dirs.data_dir),
+                redact=redact,
+                with_jobs=with_jobs,
             )
-        except (RecordError, CaseFileError) as error:
+        except RecordError as error:
+            desk.track_left_jobs(self.user_id, error.left)
             self.post_message(CaseRefused(str(error)))
             return
+        except CaseFileError as error:
+            self.post_message(CaseRefused(str(error)))
+            return
+        desk.track_left_jobs(self.user_id, saved.left)
         self.post_message(CaseSaved(saved))
 
     # -- the outcome ------------------------------------------------------------------
@@ -208,8 +225,8 @@ Nothing saved holds a token, a key or a secret.
         saved = self.saved = message.saved
         lines = [f"Saved to {home_path(saved.path)}", *saved.answers]
         lines += [f"Note: {note}" for note in saved.notes]
-        if saved.tracked:
-            lines.append(f"Tracked on the jobs screen (m answers MFA there): {saved.tracked}.")
+        if saved.left:
+            lines.append(f"Tracked on the jobs screen (m answers MFA there): {saved.left_summary}.")
         lines.append(f"Serve it: {serve_command(Path(home_path(saved.path)))}")
         self._show_result(Text("\n".join(lines)))
         go = self.query_one("#record-go", Button)

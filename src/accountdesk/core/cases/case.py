@@ -1,23 +1,24 @@
-"""The dashboard's own cases: a user recorded, or an error of the log, saved as a scenario pack.
+"""A case saved: a live user (or an error of the log) made a scenario pack user and written.
 
-Two ways into one file format, both saved under ``scenarios/`` in the data
-folder through the desk's store (atomic, 0600), each checked as the sandbox
-reads packs before it is written, each user redacted as the next free
-``case_<n>`` of that folder (:func:`next_case_id`), so every case saved
-there can be served together:
+:func:`record_case` is the one way a live user becomes a case file, for
+``accountdesk record`` and for the account screen's dialog alike: the user
+read through a signed-in client (:mod:`.record`), made a pack user
+(:mod:`.recorded_user`, redacted unless told not to: :mod:`.redaction`) as
+the next free ``case_<n>`` of the packs it will be served with, the pack
+checked as the sandbox reads packs and written atomically, 0600, through
+the store (:mod:`.files`). Nothing is written when any of that fails.
 
-- :func:`record_case`: the account screen's "Record this user as a
-  scenario" (:mod:`.record` through the signed-in client, :mod:`.recorded_user`);
-- :func:`error_case`: the error log's "Make a scenario from this error": a
-  pack user whose endpoint answers that error (status, code, message as the
-  service sent them), so a ticket can carry a case anyone can reproduce with
-  ``accountdesk sandbox --scenarios FILE``.
+:func:`error_case` is the error log's way in: a pack user whose endpoint
+answers that error (status, code, message as the service sent them), so a
+ticket can carry a case anyone can reproduce with ``accountdesk sandbox
+--scenarios FILE``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,8 +26,13 @@ from urllib.parse import unquote
 
 from accountdesk.contract import endpoints as ep
 from accountdesk.contract import known_spec
-from accountdesk.core.cases import files as case_files
-from accountdesk.core.cases.files import CaseFileError, case_pack_text, check_pack, scenarios_folder
+from accountdesk.core.cases.files import (
+    CaseFileError,
+    case_pack_text,
+    check_pack,
+    next_case_number,
+    scenarios_folder,
+)
 from accountdesk.core.cases.record import (
     RecordError,
     answer_lines,
@@ -35,32 +41,27 @@ from accountdesk.core.cases.record import (
     service_host,
 )
 from accountdesk.core.cases.recorded_user import pack_user
-from accountdesk.core.cases.redaction import REDACTED_FIELDS, Redactor, case_id
+from accountdesk.core.cases.redaction import Redactor, case_id, fields_redacted
 from accountdesk.core.errors.reports import endpoint_of
 
 if TYPE_CHECKING:
-    from accountdesk.client import Job
+    from accountdesk.client import AccountDataClient, Job
     from accountdesk.contract import JobKind
     from accountdesk.core.desk import Desk
     from accountdesk.core.errors.log import ErrorRecord
+    from accountdesk.core.store import Store
 
 __all__ = [
     "CaseFileError",
     "RecordError",
     "SavedCase",
-    "case_path",
     "error_case",
     "error_user",
+    "new_case_path",
     "next_case_id",
-    "next_case_number",
     "record_case",
     "serve_command",
 ]
-
-
-#: What a redacted error case replaced from the account record (the rest: from identity).
-_ACCOUNT_FIELDS = frozenset({"account_number", "routing_number"})
-_FOUND_IN_MESSAGE = "emails_and_numbers_in_the_message"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +73,13 @@ class SavedCase:
     answers: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     redacted: bool = True
-    #: The jobs the recording started and left unfinished, now tracked on the jobs
-    #: screen, in a sentence ("" for none).
-    tracked: str = ""
+    #: The jobs the recording started and left unfinished (running, or waiting for MFA).
+    left: list[tuple[JobKind, Job]] = field(default_factory=list)
+
+    @property
+    def left_summary(self) -> str:
+        """:attr:`left` in a sentence ("" for none)."""
+        return left_job_summary(self.left)
 
 
 def serve_command(path: Path) -> str:
@@ -82,27 +87,18 @@ def serve_command(path: Path) -> str:
     return f"accountdesk sandbox --scenarios {path}"
 
 
-def next_case_number(desk: Desk, target: Path | None = None) -> int:
-    """The next ``case_<n>`` no pack in the cases folder (or beside ``target``) holds."""
-    folders = [scenarios_folder(desk.dirs.data_dir)]
-    if target is not None:
-        folders.append(target.parent)
-    return case_files.next_case_number(None, folders, replacing=target)
+def next_case_id(folders: Iterable[Path]) -> str:
+    """The id the next redacted case saved beside the packs in ``folders`` gets: ``case_<n>``."""
+    return case_id(next_case_number(None, folders))
 
 
-def next_case_id(desk: Desk) -> str:
-    """The id the next redacted case saved in the cases folder gets: ``case_<n>``."""
-    return case_id(next_case_number(desk))
+def new_case_path(folder: Path, name: str, when: dt.datetime) -> Path:
+    """``<folder>/<name>-<when>.toml``, a name no file has yet.
 
-
-def case_path(desk: Desk, name: str) -> Path:
-    """``scenarios/<name>-<wall time>.toml`` in the data folder, a name no file has yet.
-
-    The wall clock's time (never a sandbox's moved one); ``-2``, ``-3``... when
-    two cases are saved in one second.
+    ``when`` is a time a person reads (the wall clock, never a sandbox's moved
+    one); ``-2``, ``-3``... when two cases are saved in one second.
     """
-    stem = f"{name}-{desk.wall_time():%Y%m%d-%H%M%S}"
-    folder = scenarios_folder(desk.dirs.data_dir)
+    stem = f"{name}-{when:%Y%m%d-%H%M%S}"
     path = folder / f"{stem}.toml"
     number = 1
     while path.exists():
@@ -111,69 +107,77 @@ def case_path(desk: Desk, name: str) -> Path:
     return path
 
 
-def _service(desk: Desk) -> str:
-    return service_host(None if desk.embedded else desk.service_url)
-
-
-async def _save(desk: Desk, path: Path, user: dict[str, Any]) -> None:
-    # In a thread: a statement of 100,000 rows takes seconds to write and check,
-    # and the file system may be slow (a network home folder).
-    await asyncio.to_thread(_write, desk, path, user)
-
-
-def _write(desk: Desk, path: Path, user: dict[str, Any]) -> None:
-    text = case_pack_text(user)
-    check_pack(text, str(path))
-    if path.exists():
-        raise CaseFileError(f"{path} exists: give another file (a case never replaces one)")
-    if not desk.store.write_text(path, text):
-        raise CaseFileError(f"could not write {path} (the message about the file says why)")
-
-
 async def record_case(
-    desk: Desk,
+    client: AccountDataClient,
     user_id: str,
     *,
+    store: Store,
+    target: Path,
+    service: str,
+    now: dt.datetime,
+    cases_folder: Path | None = None,
     redact: bool = True,
     with_jobs: bool = False,
-    path: Path | None = None,
     job_wait: float = 0.0,
+    as_id: str | None = None,
+    append: bool = False,
+    replace: bool = False,
 ) -> SavedCase:
-    """Record ``user_id`` through the signed-in client and save it (RecordError, CaseFileError).
+    """Record ``user_id`` and write it to ``target``; :class:`RecordError` or :class:`CaseFileError`.
 
-    The jobs the recording starts and leaves unfinished (waiting for MFA,
-    still running) are tracked on the jobs screen, saved or not: the
-    contract has no call that ends a job, and until one ends the user's next
-    job of its kind is refused (AC-112).
+    ``service`` names where it was recorded (a host, never a path or a
+    key), ``now`` when. A redacted user is ``as_id`` or the next ``case_<n>``
+    no pack in ``target``, beside it or in ``cases_folder`` holds, so the
+    cases saved there can be served together. ``target`` is written anew:
+    ``append`` adds the user to the pack it holds, ``replace`` replaces it;
+    otherwise an existing ``target`` is refused, before anything is read.
+    The jobs the recording starts and leaves unfinished are in the result
+    (or in the :class:`RecordError`): the contract has no call that ends a
+    job, and until one ends the user's next job of its kind is refused
+    (AC-112).
     """
-    try:
-        recording = await record_user(
-            desk.client,
-            user_id,
-            service=_service(desk),
-            now=desk.wall_time().replace(microsecond=0),  # when, as a person reads it later
-            with_jobs=with_jobs,
-            job_wait=job_wait,
-        )
-    except RecordError as error:
-        _track(desk, user_id, error.left)
-        raise
-    left = recording.left_jobs()
-    _track(desk, user_id, left)
-    number = await asyncio.to_thread(next_case_number, desk, path)
+    existing = await asyncio.to_thread(_existing, target, append=append, replace=replace)
+    recording = await record_user(
+        client, user_id, service=service, now=now, with_jobs=with_jobs, job_wait=job_wait
+    )
+    folders = [target.parent, *([cases_folder] if cases_folder is not None else [])]
+    number = await asyncio.to_thread(
+        next_case_number, existing, folders, replacing=target if replace else None
+    )
     # Redacting every text of a long statement takes a while: off the loop.
-    user = await asyncio.to_thread(pack_user, recording, case_number=number, redact=redact)
-    target = path if path is not None else await asyncio.to_thread(case_path, desk, user["id"])
-    await _save(desk, target, user)
+    user = await asyncio.to_thread(
+        pack_user, recording, case_number=number, redact=redact, user_id=as_id
+    )
+    await asyncio.to_thread(_write, store, target, user, existing=existing)
     notes = list(user["recorded"].get("notes", []))
-    tracked = left_job_summary(left)
-    return SavedCase(target, user["id"], answer_lines(recording), notes, redact, tracked)
+    return SavedCase(
+        target, user["id"], answer_lines(recording), notes, redact, recording.left_jobs()
+    )
 
 
-def _track(desk: Desk, user_id: str, left: list[tuple[JobKind, Job]]) -> None:
-    for _kind, job in left:
-        # The dialog says they wait for MFA: no toast per job on top.
-        desk.track_job(job, user_id, offer_mfa=False)
+def _existing(target: Path, *, append: bool, replace: bool) -> str | None:
+    """The pack ``target`` holds, to add a user to (``append``); None for a new file."""
+    if target.is_dir():
+        raise CaseFileError(f"{target}: is a folder; name the pack file to write")
+    if not target.exists() or replace:
+        return None
+    if not append:
+        raise CaseFileError(f"{target} exists: give another file (a case never replaces one)")
+    try:
+        existing = target.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise CaseFileError(f"{target}: cannot read it: {error}") from None
+    check_pack(existing, str(target))
+    return existing
+
+
+def _write(store: Store, target: Path, user: dict[str, Any], *, existing: str | None) -> None:
+    # In a thread: a statement of 100,000 rows takes seconds to write and check,
+    # and the file system may be slow (a network home folder).
+    text = case_pack_text(user, existing=existing)
+    check_pack(text, str(target))
+    if not store.write_text(target, text):
+        raise CaseFileError(f"could not write {target} (the message about the file says why)")
 
 
 def error_user(
@@ -212,14 +216,9 @@ def error_user(
         if spec is None or record.message != spec.message_for(endpoint, user_id=original):
             # Not the catalogue's own words (whose support address is the service's).
             redactor.learn_from_text(record.message)
-        redacted = [
-            field
-            for field in REDACTED_FIELDS
-            if field == "user_id"
-            or (field in _ACCOUNT_FIELDS and account is not None)
-            or (field not in _ACCOUNT_FIELDS and identity is not None)
-        ]
-        redacted.append(_FOUND_IN_MESSAGE)
+        redacted = fields_redacted(
+            account=account is not None, identity=identity is not None, message=True
+        )
     user_id = redactor.user_id if redactor is not None else original
     message = redactor.text(record.message) if redactor is not None else record.message
     path = redactor.text(record.path) if redactor is not None else record.path
@@ -252,20 +251,21 @@ async def error_case(desk: Desk, record: ErrorRecord, *, redact: bool = True) ->
     """Save the scenario of one error of the log (CaseFileError when it has none)."""
     from accountdesk.contract.identifiers import sandbox_user_id_problem
 
-    number = await asyncio.to_thread(next_case_number, desk)
+    folder = scenarios_folder(desk.dirs.data_dir)
+    number = await asyncio.to_thread(next_case_number, None, [folder])
     account, identity = await _records_of(desk, record) if redact else (None, None)
     user = error_user(
         record,
         redact=redact,
-        service=_service(desk),
+        service=service_host(None if desk.embedded else desk.service_url),
         case_number=number,
         account=account,
         identity=identity,
     )
     if sandbox_user_id_problem(user["id"]):
         user["id"] = case_id(number)
-    target = await asyncio.to_thread(case_path, desk, user["id"])
-    await _save(desk, target, user)
+    target = await asyncio.to_thread(new_case_path, folder, user["id"], desk.wall_time())
+    await asyncio.to_thread(_write, desk.store, target, user, existing=None)
     answer = user["answers"][0]
     line = f"{answer['endpoint']:<19} {answer['status']} {answer['code']} {answer['message']}"
     return SavedCase(target, user["id"], [line], user["recorded"]["notes"], redact)
