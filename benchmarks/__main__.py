@@ -18,10 +18,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from .measure import Result
-from .processes import PROFILE_ENV, run_child
-from .registry import load_all
-from .report import markdown_table, text_table
+from benchmarks.measure import Result
+from benchmarks.processes import PROFILE_ENV, run_child
+from benchmarks.registry import load_all
+from benchmarks.report import markdown_table, text_table
 
 
 def _machine() -> str:

@@ -21,9 +21,8 @@ from accountdesk.client._gc import gc_paused
 from accountdesk.client.transactions.stream import ColumnStream
 from accountdesk.sandbox import records
 from accountdesk.sandbox.scenarios import shipped_scenarios
-
-from .measure import Result, Target, TargetKind
-from .registry import benchmark
+from benchmarks.measure import Result, Target, TargetKind
+from benchmarks.registry import benchmark
 
 CHUNK = 568 * 1024
 #: How each variant rewrites an amount of the usual body.

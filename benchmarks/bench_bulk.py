@@ -42,12 +42,11 @@ from accountdesk.core.transactions.view import TransactionView
 from accountdesk.tui.screens.account import AccountScreen
 from accountdesk.tui.screens.transactions import TransactionsScreen
 from accountdesk.tui.widgets.transaction_table import TransactionTable
-
-from .apps import make_desk
-from .measure import Result, Target, TargetKind
-from .processes import Server, scratch_home
-from .registry import benchmark
-from .session import Session, bearer_header, running, screen_text, transactions_as_tuples
+from benchmarks.apps import make_desk
+from benchmarks.measure import Result, Target, TargetKind
+from benchmarks.processes import Server, scratch_home
+from benchmarks.registry import benchmark
+from benchmarks.session import Session, bearer_header, running, screen_text, transactions_as_tuples
 
 USER = "user_bulk"
 TRANSACTIONS = f"/accounts/{USER}/transactions"
@@ -363,8 +362,8 @@ def bulk_memory(rounds: int) -> list[Result]:
 
     import httpx
 
-    from .apps import API_KEY, API_SECRET
-    from .processes import run_child
+    from benchmarks.apps import API_KEY, API_SECRET
+    from benchmarks.processes import run_child
 
     argv = ["-m", "benchmarks.serve", "sandbox", "--port", "{port}"]
     with Server(sys.executable, *argv) as server, tempfile.TemporaryDirectory() as tmp:

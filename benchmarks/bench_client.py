@@ -23,12 +23,11 @@ from typing import Any
 import httpx
 
 from accountdesk.client import AccountDataClient
-
-from .apps import API_KEY, API_SECRET
-from .measure import Result, Target, TargetKind, alternate_async
-from .processes import Server
-from .registry import benchmark
-from .session import bearer_header
+from benchmarks.apps import API_KEY, API_SECRET
+from benchmarks.measure import Result, Target, TargetKind, alternate_async
+from benchmarks.processes import Server
+from benchmarks.registry import benchmark
+from benchmarks.session import bearer_header
 
 #: Calls of each side, over all rounds.
 CALLS = 2_000

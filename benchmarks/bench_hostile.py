@@ -28,9 +28,8 @@ from typing import Any
 import httpx
 
 from accountdesk.client import AccountDataClient
-
-from .measure import Result, Target, TargetKind
-from .registry import benchmark
+from benchmarks.measure import Result, Target, TargetKind
+from benchmarks.registry import benchmark
 
 LISTS = 21_000_000
 CHUNK = 64 * 1024

@@ -30,9 +30,9 @@ import statistics
 import sys
 from typing import Any
 
-from .measure import Result, Target, TargetKind
-from .processes import Child, ChildUsage, Server
-from .registry import benchmark
+from benchmarks.measure import Result, Target, TargetKind
+from benchmarks.processes import Child, ChildUsage, Server
+from benchmarks.registry import benchmark
 
 JOBS = 100
 SECONDS = 20.0

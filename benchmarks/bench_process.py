@@ -40,9 +40,9 @@ from pathlib import Path
 
 import httpx
 
-from .apps import API_KEY, API_SECRET
-from .measure import Result, Target, TargetKind
-from .processes import (
+from benchmarks.apps import API_KEY, API_SECRET
+from benchmarks.measure import Result, Target, TargetKind
+from benchmarks.processes import (
     CHECKOUT,
     ChildUsage,
     Server,
@@ -54,7 +54,7 @@ from .processes import (
     run_in_terminal,
     scratch_home,
 )
-from .registry import benchmark
+from benchmarks.registry import benchmark
 
 BADGE = b"SANDBOX"
 #: The account screen's balance panel once loaded (``x`` is pressed then).

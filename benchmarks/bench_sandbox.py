@@ -28,10 +28,10 @@ from pathlib import Path
 
 import httpx
 
-from .apps import API_KEY, API_SECRET
-from .measure import Result, Target, TargetKind
-from .processes import Server
-from .registry import benchmark
+from benchmarks.apps import API_KEY, API_SECRET
+from benchmarks.measure import Result, Target, TargetKind
+from benchmarks.processes import Server
+from benchmarks.registry import benchmark
 
 CONCURRENCY = 50
 REQUESTS = 500

@@ -19,9 +19,8 @@ from pathlib import Path
 
 from accountdesk.sandbox import load_scenarios, records
 from accountdesk.sandbox.engine import SandboxEngine
-
-from .measure import Result, Target, TargetKind
-from .registry import benchmark
+from benchmarks.measure import Result, Target, TargetKind
+from benchmarks.registry import benchmark
 
 USERS = 1_000
 ROWS = 1_000_000

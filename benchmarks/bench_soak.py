@@ -13,11 +13,11 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from .measure import Result, Target, TargetKind
-from .processes import run_child
-from .registry import benchmark
-from .soak import SoakPlan
-from .soak_checks import GROWTH_LIMIT, SoakRecord, unexpected_toasts
+from benchmarks.measure import Result, Target, TargetKind
+from benchmarks.processes import run_child
+from benchmarks.registry import benchmark
+from benchmarks.soak import SoakPlan
+from benchmarks.soak_checks import GROWTH_LIMIT, SoakRecord, unexpected_toasts
 
 PLAN = SoakPlan()
 

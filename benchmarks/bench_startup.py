@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import os
 
-from .measure import Result, Target, TargetKind
-from .processes import (
+from benchmarks.measure import Result, Target, TargetKind
+from benchmarks.processes import (
     PROFILE_ENV,
     ChildUsage,
     bench_env,
@@ -26,7 +26,7 @@ from .processes import (
     run_in_terminal,
     scratch_home,
 )
-from .registry import benchmark
+from benchmarks.registry import benchmark
 
 BADGE = b"SANDBOX"
 QUIT = b"\x11"  # Ctrl+Q

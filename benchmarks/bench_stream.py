@@ -35,14 +35,13 @@ from collections.abc import Awaitable, Callable
 from accountdesk.tui.screens.account import AccountScreen
 from accountdesk.tui.screens.transactions import TransactionsScreen
 from accountdesk.tui.widgets.transaction_table import TransactionTable
-
-from .apps import make_desk
-from .bench_bulk import FILTER_WORD, USER, gc_paused, load_failed, timed_loads
-from .frames import send_key
-from .measure import Result, Target, TargetKind
-from .processes import scratch_home
-from .registry import benchmark
-from .session import Session, running, screen_text
+from benchmarks.apps import make_desk
+from benchmarks.bench_bulk import FILTER_WORD, USER, gc_paused, load_failed, timed_loads
+from benchmarks.frames import send_key
+from benchmarks.measure import Result, Target, TargetKind
+from benchmarks.processes import scratch_home
+from benchmarks.registry import benchmark
+from benchmarks.session import Session, running, screen_text
 
 FIRST_ROWS_S = 0.25
 REPAINT_MS = 50.0

@@ -14,8 +14,8 @@ import json
 import os
 from pathlib import Path
 
-from .processes import PROFILE_ENV
-from .registry import run_benchmark
+from benchmarks.processes import PROFILE_ENV
+from benchmarks.registry import run_benchmark
 
 
 def main() -> None:

@@ -19,10 +19,10 @@ from typing import Any
 
 
 async def bulk_app(options: argparse.Namespace) -> dict[str, Any]:
-    from .apps import make_desk
-    from .bench_bulk import open_transactions
-    from .processes import scratch_home
-    from .session import running
+    from benchmarks.apps import make_desk
+    from benchmarks.bench_bulk import open_transactions
+    from benchmarks.processes import scratch_home
+    from benchmarks.session import running
 
     with scratch_home() as home:
         sandbox_options = {"bulk_transactions": options.rows} if not options.url else None
@@ -34,7 +34,7 @@ async def bulk_app(options: argparse.Namespace) -> dict[str, Any]:
 
 
 def bulk_tuples(options: argparse.Namespace) -> dict[str, Any]:
-    from .session import transactions_as_tuples
+    from benchmarks.session import transactions_as_tuples
 
     body = Path(options.body).read_bytes()
     rows = transactions_as_tuples(body)

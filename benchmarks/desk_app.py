@@ -18,8 +18,7 @@ def main(transport: str) -> int:
     from accountdesk.cli.startup import StartUp
     from accountdesk.core.settings.paths import default_data_dir
     from accountdesk.tui.app import AccountDeskApp
-
-    from .apps import make_desk, stub_transport
+    from benchmarks.apps import make_desk, stub_transport
 
     desk = make_desk(
         default_data_dir(), transport=stub_transport() if transport == "stub" else None

@@ -17,7 +17,7 @@ import sys
 from collections import defaultdict
 from functools import partial
 
-from .processes import CHECKOUT, python_env
+from benchmarks.processes import CHECKOUT, python_env
 
 APP_IMPORTS = (
     "accountdesk.cli",
@@ -26,7 +26,7 @@ APP_IMPORTS = (
     "accountdesk.core.settings.start",
     "accountdesk.cli.packs",
     "accountdesk.tui.app",
-    "accountdesk.tui.terminal_driver",
+    "accountdesk.tui.seams.driver",
 )
 #: What ``benchmarks.bare_app`` loads before its first frame: its widgets and
 #: the terminal driver too (counted as the dashboard's alone, the footer's and

@@ -24,7 +24,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from .processes import bench_env, run_in_terminal, scratch_home
+from benchmarks.processes import bench_env, run_in_terminal, scratch_home
 
 _STARTED = time.perf_counter()
 #: Where a child appends its one line of phases (set by the parent).
@@ -89,7 +89,7 @@ def child(which: str) -> None:
     textual.app.App.run = running  # type: ignore[method-assign,assignment]
     textual.app.App._display = shown  # type: ignore[method-assign,assignment]
     if which == "bare":
-        from .bare_app import BareApp
+        from benchmarks.bare_app import BareApp
 
         BareApp().run()
     else:

@@ -67,10 +67,9 @@ async def desk(options: argparse.Namespace) -> dict[str, Any]:
 
     from accountdesk.client import Job
     from accountdesk.tui.screens.jobs import JobsScreen
-
-    from .apps import make_desk
-    from .processes import scratch_home
-    from .session import running
+    from benchmarks.apps import make_desk
+    from benchmarks.processes import scratch_home
+    from benchmarks.session import running
 
     with scratch_home() as home:
         sandbox_options = None if options.url else {"job_seconds": JOB_SECONDS}
@@ -149,9 +148,9 @@ async def desk(options: argparse.Namespace) -> dict[str, Any]:
 async def bare(options: argparse.Namespace) -> dict[str, Any]:
     from textual.widgets import DataTable
 
-    from .bare_app import BareApp
-    from .frames import FrameWatch
-    from .session import SIZE
+    from benchmarks.bare_app import BareApp
+    from benchmarks.frames import FrameWatch
+    from benchmarks.session import SIZE
 
     app = BareApp()
     async with app.run_test(size=SIZE) as pilot:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .measure import Result
+from benchmarks.measure import Result
 
 __all__ = ["BENCHMARKS", "Benchmark", "benchmark", "run_benchmark"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .measure import Result
+from benchmarks.measure import Result
 
 __all__ = ["markdown_table", "text_table"]
 

@@ -20,9 +20,8 @@ from accountdesk.cli.startup import StartUp
 from accountdesk.core.desk import Desk
 from accountdesk.tui.app import AccountDeskApp
 from accountdesk.tui.driver import Driver
-
-from .apps import API_KEY, API_SECRET
-from .frames import FrameWatch
+from benchmarks.apps import API_KEY, API_SECRET
+from benchmarks.frames import FrameWatch
 
 __all__ = ["Session", "bearer_header", "running", "screen_text"]
 

@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .processes import CHECKOUT, free_port, python_env, scratch_home
-from .soak_checks import DROP_GRACE, SoakRecord, Toast, store_problems, verdict
+from benchmarks.processes import CHECKOUT, free_port, python_env, scratch_home
+from benchmarks.soak_checks import DROP_GRACE, SoakRecord, Toast, store_problems, verdict
 
 __all__ = ["SoakPlan", "main", "run_soak"]
 
@@ -140,10 +140,9 @@ async def run_soak(plan: SoakPlan, home: Path, server: SoakServer) -> SoakRecord
     from accountdesk.client import AccountDataError
     from accountdesk.tui.app import AccountDeskApp
     from accountdesk.tui.driver import Driver
-
-    from .apps import make_desk
-    from .frames import FrameWatch
-    from .soak_keys import USER_ID, round_of_keys
+    from benchmarks.apps import make_desk
+    from benchmarks.frames import FrameWatch
+    from benchmarks.soak_keys import USER_ID, round_of_keys
 
     await server.until(up=True)
     desk = make_desk(home, base_url=server.url)

@@ -114,9 +114,16 @@ def _what(binding: Any) -> str:
 
 
 def _key_rows(classes: Iterable[type[Any]], where: str = "") -> list[str]:
+    return _binding_rows(_bindings(classes), where)
+
+
+def _binding_rows(bindings: Iterable[Any], where: str = "") -> list[str]:
+    from textual.binding import Binding
+
     rows: list[str] = []
     seen: set[str] = set()
-    for binding in _bindings(classes):
+    for item in bindings:
+        binding = item if isinstance(item, Binding) else Binding(*item)
         name = binding.id or binding.action
         if name in seen:
             continue
@@ -130,7 +137,6 @@ def _key_rows(classes: Iterable[type[Any]], where: str = "") -> list[str]:
 
 def keys_page() -> str:
     from accountdesk.tui.app import AccountDeskApp
-    from accountdesk.tui.demo import DemoHost
     from accountdesk.tui.screens import dashboard_screens, keymap_widgets
     from accountdesk.tui.screens.confirm import ConfirmDialog
     from accountdesk.tui.screens.record_case import RecordCaseDialog
@@ -151,7 +157,7 @@ def keys_page() -> str:
         "## Everywhere",
         "",
         *table,
-        *_key_rows(cls for cls in _ours(AccountDeskApp) if cls is not DemoHost),
+        *_binding_rows(AccountDeskApp.SHELL_BINDINGS),
         "",
         "## Tours and the sandbox panel",
         "",
@@ -159,7 +165,7 @@ def keys_page() -> str:
         "the other keys work while a guided tour runs (`accountdesk demo`).",
         "",
         *table,
-        *_key_rows([DemoHost]),
+        *_binding_rows(AccountDeskApp.TOUR_BINDINGS),
         "",
     ]
     widgets = keymap_widgets()

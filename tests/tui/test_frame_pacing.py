@@ -19,9 +19,9 @@ from textual.app import App, ComposeResult
 from textual.screen import UPDATE_PERIOD, Screen
 from textual.widgets import Static
 
-from accountdesk.tui import frame_pacing
 from accountdesk.tui.base import DeskModal, DeskScreen
-from accountdesk.tui.frame_pacing import PacedFrames
+from accountdesk.tui.seams import frames as frame_pacing
+from accountdesk.tui.seams.frames import FramedScreen
 
 pytestmark = pytest.mark.anyio
 
@@ -34,7 +34,7 @@ class Clock:
         return self.now
 
 
-class Paced(PacedFrames, Screen[None]):
+class Paced(FramedScreen, Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static("0", id="count")
 
@@ -117,8 +117,8 @@ async def test_a_change_just_after_a_frame_waits_for_the_rest_of_the_period_only
 
 
 def test_every_screen_and_dialog_of_the_dashboard_is_paced() -> None:
-    assert issubclass(DeskScreen, PacedFrames)
-    assert issubclass(DeskModal, PacedFrames)
+    assert issubclass(DeskScreen, FramedScreen)
+    assert issubclass(DeskModal, FramedScreen)
 
 
 async def test_a_frame_thrown_away_in_a_batch_does_not_hold_the_next_one_back(

@@ -5,9 +5,9 @@ Imports nothing outside the standard library, so the client, the sandbox and
 the tests can all lean on it.
 """
 
-from . import endpoints
-from .endpoints import ALL_ENDPOINTS, Endpoint, endpoint_named
-from .errors import (
+from accountdesk.contract import endpoints
+from accountdesk.contract.endpoints import ALL_ENDPOINTS, Endpoint, endpoint_named
+from accountdesk.contract.errors import (
     CODE_PATTERN,
     ENDPOINT_ERRORS,
     ERRORS,
@@ -21,9 +21,14 @@ from .errors import (
     endpoint_error_pairs,
     spec_for,
 )
-from .guidance import FAILURE_GUIDANCE, FailureKind, guidance_for_code, known_spec
-from .jobs import TERMINAL_STATUSES, JobKind, JobStatus
-from .sandbox_codes import SANDBOX_CODES
+from accountdesk.contract.guidance import (
+    FAILURE_GUIDANCE,
+    FailureKind,
+    guidance_for_code,
+    known_spec,
+)
+from accountdesk.contract.jobs import TERMINAL_STATUSES, JobKind, JobStatus
+from accountdesk.contract.sandbox_codes import SANDBOX_CODES
 
 __all__ = [
     "ALL_ENDPOINTS",

@@ -17,8 +17,8 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
-from . import endpoints as ep
-from .endpoints import Endpoint
+from accountdesk.contract import endpoints as ep
+from accountdesk.contract.endpoints import Endpoint
 
 #: ``error.code`` always has this shape (section 2). ``[0-9]`` and ``\Z``, not
 #: ``\d`` and ``$``: those would also accept non-ASCII digits and a trailing newline.

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from enum import StrEnum
 from types import MappingProxyType
 
-from .errors import ERRORS, UNLISTED_CODES, ErrorSpec, Guidance
-from .sandbox_codes import SANDBOX_CODES
+from accountdesk.contract.errors import ERRORS, UNLISTED_CODES, ErrorSpec, Guidance
+from accountdesk.contract.sandbox_codes import SANDBOX_CODES
 
 __all__ = ["FAILURE_GUIDANCE", "FailureKind", "guidance_for_code", "known_spec"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from .errors import ErrorFamily, ErrorSpec
+from accountdesk.contract.errors import ErrorFamily, ErrorSpec
 
 __all__ = ["CONTROL_TOKEN_HEADER", "SANDBOX_CODES"]
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .app import AccountDeskApp
+    from accountdesk.tui.app import AccountDeskApp
 
 __all__ = ["AccountDeskApp"]
 
 
 def __getattr__(name: str) -> Any:
     if name == "AccountDeskApp":
-        from .app import AccountDeskApp
+        from accountdesk.tui.app import AccountDeskApp
 
         return AccountDeskApp
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

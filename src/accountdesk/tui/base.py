@@ -43,15 +43,13 @@ from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from accountdesk.core.desk import Desk
-
-from .frame_pacing import PacedFrames
-from .messages import ServiceFailed, SettingsUnusable
+from accountdesk.tui.messages import ServiceFailed, SettingsUnusable
+from accountdesk.tui.seams.frames import FramedScreen
 
 __all__ = [
     "MIN_SIZE",
     "DeskModal",
     "DeskScreen",
-    "FitsTheTerminal",
     "ForwardsWorkerFailures",
     "desk_of",
     "fit_terminal",
@@ -152,53 +150,16 @@ def _height_class_now(screen: Screen[Any], height: int) -> None:
     screen.app.stylesheet.update_nodes(screen.walk_children(with_self=True), animate=False)
 
 
-class FitsTheTerminal(App[None]):
-    """The app's side of a terminal too small (see the module docstring)."""
-
-    async def _on_resize(self, event: events.Resize) -> None:
-        # Every screen of the stack shows or hides its content for the new
-        # size now, before Textual hands the size to the screens (1/120 s
-        # later, the top one first). A modal on top (the palette) is
-        # composited over the screens beneath: laid out at 20x6 before they
-        # hid their widgets, a label 0 cells wide crashed rich. Shown again
-        # now, not when the screens have the size: keys typed right after the
-        # terminal grew went nowhere for 60-100 ms. No frame is drawn in
-        # between (_FitsTheTerminal._on_timer_update). Textual's own handler
-        # runs after this.
-        fit_terminal(self, event.size)
-
-    async def on_event(self, event: events.Event) -> None:
-        # A terminal too small shows one line and nothing else: a key typed
-        # then would act unseen (`j` opened the jobs screen, `e` the error
-        # log, letters went into a box nobody could see). Only quitting works.
-        if (
-            isinstance(event, events.Key)
-            and not event.is_forwarded
-            and event.key not in _KEYS_WHEN_TOO_SMALL
-            and terminal_too_small(self)
-        ):
-            event.stop()
-            return
-        await super().on_event(event)
-
-    def action_command_palette(self) -> None:
-        """Ctrl+P: the palette, unless the terminal is too small to draw it (a bell then)."""
-        if terminal_too_small(self):
-            # It would draw over the one line that says what size is needed.
-            self.bell()
-            return
-        super().action_command_palette()
-
-
 class _FitsTheTerminal:
     """Screens draw the one line when the terminal is too small (see the module docstring)."""
 
     def on_mount(self) -> None:
         fit_terminal(self.app, self.app.size)  # type: ignore[attr-defined]
 
-    async def _on_resize(self, event: events.Resize) -> None:
-        # Before Textual's own handler (later in the MRO), which lays the
-        # screen out at the new size at once.
+    def on_resize(self, event: events.Resize) -> None:
+        # Before Textual's own handler (Screen._on_resize, later in the MRO:
+        # Textual calls a class's on_ handler before its bases'), which lays
+        # the screen out at the new size at once.
         fit_terminal(self.app, event.size)  # type: ignore[attr-defined]
         _height_class_now(self, event.size.height)  # type: ignore[arg-type]
 
@@ -218,8 +179,8 @@ class _FitsTheTerminal:
     #: The screen's first resume was handled (see ``_on_screen_resume``).
     _resumed = False
 
-    def _on_screen_resume(self, event: events.ScreenResume) -> None:
-        # Before Textual's own handler (later in the MRO), which restyles
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Before Textual's own handler (Screen._on_screen_resume), which restyles
         # every widget of the screen on each resume. The first comes right
         # after the screen's mount, which styled each widget (and every class
         # changed since restyled its own): for the sign-in screen, 26 nodes
@@ -228,34 +189,6 @@ class _FitsTheTerminal:
         if not self._resumed:
             self._resumed = True
             event.refresh_styles = False
-
-    def _on_timer_update(self) -> None:
-        # Not while the app has a new size the screens have not been given
-        # (Textual hands it over 1/120 s later): the frame would be laid out
-        # at the old size with the widgets fit_terminal has shown or hidden
-        # for the new one (grown from 20x6: laid out 20 cells wide, a label
-        # 0 cells wide crashed rich). What waits is drawn at the new size.
-        if self.app._resize_event is not None:  # type: ignore[attr-defined]
-            return
-        super()._on_timer_update()  # type: ignore[misc]
-
-    #: A frame of this screen was rendered outside a batch (so it was written).
-    _drawn = False
-
-    def _compositor_refresh(self) -> None:
-        # Textual renders the top screen's frame here even while an app batch
-        # is open, and its _display throws it away: the sign-in screen was
-        # rendered whole inside the start-up batch, then again (~15 ms before
-        # the first frame). A screen's first frame only (later batches are
-        # Textual's as they were): marked for a whole repaint instead, which
-        # the screen's next update after the batch does.
-        app = self.app  # type: ignore[attr-defined]
-        if app._batch_count and not self._drawn and self is app.screen and not app.is_inline:
-            self._repaint_required = True
-            return
-        if not app._batch_count:
-            self._drawn = True
-        super()._compositor_refresh()  # type: ignore[misc]
 
     def render(self) -> RenderableType:
         if self.has_class(_TOO_SMALL):  # type: ignore[attr-defined]
@@ -319,7 +252,7 @@ def _steady_cursors(screen: Screen[Any]) -> None:
             field.cursor_blink = False
 
 
-class DeskScreen(PacedFrames, _FitsTheTerminal, ForwardsWorkerFailures, Screen[ResultT]):
+class DeskScreen(FramedScreen, _FitsTheTerminal, ForwardsWorkerFailures, Screen[ResultT]):
     """Base of every full screen."""
 
     @property
@@ -334,7 +267,7 @@ class DeskScreen(PacedFrames, _FitsTheTerminal, ForwardsWorkerFailures, Screen[R
         _steady_cursors(self)
 
 
-class DeskModal(PacedFrames, _FitsTheTerminal, ForwardsWorkerFailures, ModalScreen[ResultT]):
+class DeskModal(FramedScreen, _FitsTheTerminal, ForwardsWorkerFailures, ModalScreen[ResultT]):
     """Base of every dialog: live job polling is held while one is open."""
 
     @property
@@ -363,6 +296,6 @@ class DeskModal(PacedFrames, _FitsTheTerminal, ForwardsWorkerFailures, ModalScre
 
 def _toasts_follow(app: App[Any]) -> None:
     # Toasts wait while a dialog is open (the app holds them): redraw on the change.
-    redraw = getattr(app, "redraw_toasts", None)
-    if callable(redraw):
-        redraw()
+    toasts = getattr(app, "toasts", None)
+    if toasts is not None:
+        toasts.redraw()

@@ -75,7 +75,7 @@ def desk_commands(app: App[Any]) -> list[DeskCommand]:
                 message,
             )
         )
-    from .screens.account import AccountScreen
+    from accountdesk.tui.screens.account import AccountScreen
 
     if isinstance(app.screen, AccountScreen):
         user_id = app.screen.user_id

@@ -22,7 +22,7 @@ from textual.message_pump import MessagePump
 from textual.widgets import Button, Input, OptionList
 from textual.worker import WorkerCancelled, WorkerFailed, WorkerState
 
-from .base import desk_of
+from accountdesk.tui.base import desk_of
 
 __all__ = ["Driver"]
 

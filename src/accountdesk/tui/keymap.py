@@ -143,7 +143,7 @@ def checked_keymap(
     keymap: Mapping[str, str], app: type[DOMNode], config_path: object
 ) -> tuple[dict[str, str], list[str]]:
     """The usable part of the config's keymap and the problems to tell the user (both logged)."""
-    from .screens import dashboard_screens, keymap_widgets
+    from accountdesk.tui.screens import dashboard_screens, keymap_widgets
 
     check = check_keymap(keymap, dashboard_screens(), app, keymap_widgets())
     for problem in check.problems:

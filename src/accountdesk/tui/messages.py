@@ -14,7 +14,7 @@ from textual.message import Message
 
 if TYPE_CHECKING:
     from accountdesk.client import AccountDataError
-    from accountdesk.core.errors.log import ErrorRecord, InternalError, Severity
+    from accountdesk.core.errors.log import ErrorRecord, InternalError
     from accountdesk.core.jobs.tracker import TrackedJob
     from accountdesk.core.notices import Notice
 
@@ -26,13 +26,11 @@ __all__ = [
     "OpenMfaDialog",
     "ReachabilityChanged",
     "RecordScenario",
-    "RedrawToasts",
     "ServiceFailed",
     "ServiceIdentified",
     "ShowNotice",
     "SignOutRequested",
     "SignedIn",
-    "StackToast",
 ]
 
 
@@ -116,28 +114,6 @@ class ErrorRecorded(Message):
     def __init__(self, record: ErrorRecord) -> None:
         super().__init__()
         self.record = record
-
-
-class StackToast(Message):
-    """A toast for the app's capped stack (posted by ``notify`` from any thread)."""
-
-    def __init__(
-        self, title: str, message: str, severity: Severity, timeout: float, markup: bool
-    ) -> None:
-        super().__init__()
-        self.title = title
-        self.message = message
-        self.severity = severity
-        self.timeout = timeout
-        self.markup = markup
-
-
-class RedrawToasts(Message):
-    """Draw the toast stack as it is now, unless a newer redraw follows."""
-
-    def __init__(self, generation: int) -> None:
-        super().__init__()
-        self.generation = generation
 
 
 class ReachabilityChanged(Message):

@@ -68,14 +68,11 @@ def preload_transactions_modules(node: DOMNode) -> None:
 
 
 def _load_stylesheet(node: DOMNode) -> None:
-    """What Textual's first push of the screen would do (``App._load_screen_css``), now."""
+    """What Textual's first push of the screen would do (:mod:`.seams.stylesheet`), now."""
     from accountdesk.tui.resources import styles_path
+    from accountdesk.tui.seams.stylesheet import load_screen_css
 
-    app, path = node.app, styles_path("transactions.tcss")
-    if not app.stylesheet.has_source(str(path), ""):
-        app.stylesheet.read(path)
-        app.stylesheet.reparse()
-        app.stylesheet.update(app)
+    load_screen_css(node.app, styles_path("transactions.tcss"))
 
 
 #: The GIL switch interval while the import runs (Python's default: 5 ms).

@@ -18,8 +18,7 @@ from textual.app import App
 from textual.timer import Timer
 
 from accountdesk.core.jobs.scheduler import AsyncioScheduler, Cancellable
-
-from .messages import ServiceFailed
+from accountdesk.tui.messages import ServiceFailed
 
 __all__ = ["TextualScheduler"]
 

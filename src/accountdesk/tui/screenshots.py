@@ -24,9 +24,8 @@ from accountdesk.core.desk import Desk
 from accountdesk.core.settings.model import SANDBOX_API_KEY, SANDBOX_API_SECRET, Settings
 from accountdesk.core.settings.paths import AppDirs
 from accountdesk.core.store import Store
-
-from .app import AccountDeskApp
-from .driver import Driver
+from accountdesk.tui.app import AccountDeskApp
+from accountdesk.tui.driver import Driver
 
 __all__ = ["FROZEN_NOW", "SCREENS", "SIZE", "frozen_desk", "write_screenshots"]
 
@@ -114,8 +113,7 @@ async def _toast(driver: Driver) -> None:
 async def _tour(driver: Driver) -> None:
     """A guided tour's caption: the manual user's first refusal (``accountdesk demo manual-user``)."""
     from accountdesk.core.tours.tour import shipped_tour
-
-    from .tour import TourRunner
+    from accountdesk.tui.tour import TourRunner
 
     runner = TourRunner(driver.app, shipped_tour("manual-user"), driver=driver)
     runner.start()

@@ -2,8 +2,9 @@
 
 Plain functions and one small state machine, no Textual: the command line
 asks :func:`terminal_problem` before it starts the app, and the app's driver
-(:mod:`accountdesk.tui.terminal_driver`) reads :func:`terminal_size` and
-filters its input through :class:`PasteGuard`.
+(:mod:`accountdesk.tui.seams.driver`) reads :func:`terminal_size` and
+filters its input through :class:`PasteGuard`. (How wide a skin-toned emoji
+is drawn: :mod:`accountdesk.tui.seams.unicode`.)
 
 - No terminal (``accountdesk </dev/null``, a pipe, a cron job): the dashboard
   cannot draw or read keys, and Textual's input loop would spin at 100 % of
@@ -28,7 +29,6 @@ __all__ = [
     "MAX_LINES",
     "PasteGuard",
     "bounded_size_environment",
-    "measure_as_terminals_draw",
     "prepare_terminal",
     "terminal_problem",
     "terminal_size",
@@ -228,35 +228,3 @@ def _prefix_at_end(text: str, marker: str) -> int:
         if text.endswith(marker[:size]):
             return size
     return 0
-
-
-#: Emoji skin-tone modifiers (Fitzpatrick types 1-2 to 6).
-_SKIN_TONES = (0x1F3FB, 0x1F3FF)
-
-
-def measure_as_terminals_draw() -> None:
-    """Make rich count a skin-tone modifier as terminals draw it: 2 cells, not 0.
-
-    rich joins ``👍🏽`` into one 2-cell glyph; tmux 3.3, xterm and most
-    terminals draw the thumb and the tone side by side, 4 cells, so every
-    cell after it on the line moved two to the right (a box's border was
-    eaten). CJK, plain emoji, flags, combining marks and right-to-left text
-    already measure alike. Terminals that do join the pair (kitty, WezTerm)
-    leave two blank cells after it instead: nothing is overwritten.
-    Idempotent; changes rich's width table for this process.
-    """
-    import rich.cells
-    from rich._unicode_data import load
-
-    table = load("auto").widths
-    start, end = _SKIN_TONES
-    if not isinstance(table, list):  # rich changed shape: leave it as it is
-        return
-    for index, (low, high, width) in enumerate(table):
-        if low == start and high == end:
-            if width == 2:
-                return
-            table[index] = (low, high, 2)
-            rich.cells.get_character_cell_size.cache_clear()
-            rich.cells.cached_cell_len.cache_clear()
-            return

@@ -48,11 +48,11 @@ from accountdesk.core.tours.captions import (
     judge_step,
 )
 from accountdesk.core.tours.tour import Tour
-
-from .base import DeskScreen, desk_of
-from .driver import Driver
-from .messages import ServiceFailed
-from .tour_steps import StepNotPossible, perform
+from accountdesk.tui.base import DeskScreen, desk_of
+from accountdesk.tui.driver import Driver
+from accountdesk.tui.messages import ServiceFailed
+from accountdesk.tui.seams.widgets import binds_any
+from accountdesk.tui.tour_steps import StepNotPossible, perform
 
 __all__ = [
     "STEP_TIMEOUT",
@@ -84,7 +84,7 @@ def current_tour(app: App[Any]) -> TourRunner | None:
 class CaptionPanel(Static, can_focus=True):
     """What the audience sees and why: the caption of the tour's current step."""
 
-    # Styled by styles/tour.tcss, one of the app's own sheets (DemoHost): it
+    # Styled by styles/tour.tcss, one of the app's own sheets (the app's constructor): it
     # also tightens the MFA dialog under a caption, which a widget's default
     # sheet could not (the screen's own sheet would win).
 
@@ -120,7 +120,7 @@ class CaptionPanel(Static, can_focus=True):
 
 def _takes_caption(screen: Screen[Any]) -> bool:
     # The dashboard's screens and the MFA dialog; not help, the palette or the sandbox panel.
-    from .screens.mfa import MfaDialog
+    from accountdesk.tui.screens.mfa import MfaDialog
 
     return isinstance(screen, DeskScreen | MfaDialog)
 
@@ -220,7 +220,7 @@ class TourRunner:
             return True
         if isinstance(focused, Input | TextArea):
             return False
-        return not any(focused._bindings.key_to_bindings.get(key) for key in _KEYS[command])
+        return not binds_any(focused, _KEYS[command])
 
     # -- performing ------------------------------------------------------------------
 
@@ -376,7 +376,7 @@ def offer_tours(
     prepare: Callable[[], Awaitable[bool]] | None = None,
 ) -> None:
     """The tour picker; the tour picked starts once ``prepare`` (if any) says it may."""
-    from .screens.tour_picker import TourPickerScreen
+    from accountdesk.tui.screens.tour_picker import TourPickerScreen
 
     async def picked(tour: Tour | None) -> None:
         if tour is not None and (prepare is None or await prepare()):

@@ -14,13 +14,12 @@ from typing import Any
 from textual.screen import Screen
 
 from accountdesk.core.tours.tour import Action, TourStep
-
-from .base import desk_of
-from .driver import Driver
-from .screens.account import AccountScreen
-from .screens.login import LoginScreen
-from .screens.lookup import LookupScreen
-from .screens.mfa import MfaDialog
+from accountdesk.tui.base import desk_of
+from accountdesk.tui.driver import Driver
+from accountdesk.tui.screens.account import AccountScreen
+from accountdesk.tui.screens.login import LoginScreen
+from accountdesk.tui.screens.lookup import LookupScreen
+from accountdesk.tui.screens.mfa import MfaDialog
 
 __all__ = ["StepNotPossible", "perform"]
 

@@ -22,8 +22,8 @@ import secrets
 import socket
 import sys
 
-from .options import TOKEN_VARIABLE, ServeOptions, exposure, token_problem
-from .server import bind, run
+from accountdesk.web.options import TOKEN_VARIABLE, ServeOptions, exposure, token_problem
+from accountdesk.web.server import bind, run
 
 __all__ = ["ServeOptions", "serve_dashboard"]
 

@@ -40,9 +40,9 @@ from urllib.parse import urlencode, urlsplit
 import textual_serve
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from .options import ServeOptions, is_loopback
-from .page import font_size, index_html
-from .sessions import DEFAULT_QUIT_GRACE, DashboardSession
+from accountdesk.web.options import ServeOptions, is_loopback
+from accountdesk.web.page import font_size, index_html
+from accountdesk.web.sessions import DEFAULT_QUIT_GRACE, DashboardSession
 
 __all__ = ["DashboardServer", "bind", "run"]
 

@@ -31,8 +31,7 @@ from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
 from accountdesk.core.settings.paths import DATA_DIR_VARIABLE
-
-from .options import TOKEN_VARIABLE
+from accountdesk.web.options import TOKEN_VARIABLE
 
 __all__ = ["CREDENTIAL_VARIABLES", "DATA_DIR_VARIABLE", "DashboardSession"]
 

@@ -10,18 +10,18 @@ from textual.screen import Screen
 
 def dashboard_screens() -> list[type[Screen[Any]]]:
     """Every screen and dialog class (for checking a keymap against their keys)."""
-    from .account import AccountScreen
-    from .clipboard import ClipboardDialog
-    from .error_log import ErrorLogScreen
-    from .help import HelpScreen
-    from .identity import IdentityScreen
-    from .jobs import JobsScreen
-    from .login import LoginScreen
-    from .lookup import LookupScreen
-    from .mfa import MfaDialog
-    from .sandbox_panel import SandboxPanel
-    from .tour_picker import TourPickerScreen
-    from .transactions import TransactionsScreen
+    from accountdesk.tui.screens.account import AccountScreen
+    from accountdesk.tui.screens.clipboard import ClipboardDialog
+    from accountdesk.tui.screens.error_log import ErrorLogScreen
+    from accountdesk.tui.screens.help import HelpScreen
+    from accountdesk.tui.screens.identity import IdentityScreen
+    from accountdesk.tui.screens.jobs import JobsScreen
+    from accountdesk.tui.screens.login import LoginScreen
+    from accountdesk.tui.screens.lookup import LookupScreen
+    from accountdesk.tui.screens.mfa import MfaDialog
+    from accountdesk.tui.screens.sandbox_panel import SandboxPanel
+    from accountdesk.tui.screens.tour_picker import TourPickerScreen
+    from accountdesk.tui.screens.transactions import TransactionsScreen
 
     return [
         LoginScreen,
@@ -41,9 +41,8 @@ def dashboard_screens() -> list[type[Screen[Any]]]:
 
 def keymap_widgets() -> dict[type[DOMNode], list[type[DOMNode]]]:
     """Widgets with bindings of their own, by the screen they sit on."""
+    from accountdesk.tui.screens.transactions import TransactionsScreen
     from accountdesk.tui.widgets.transaction_table import TransactionTable
     from accountdesk.tui.widgets.view_field import ViewField
-
-    from .transactions import TransactionsScreen
 
     return {TransactionsScreen: [TransactionTable, ViewField]}

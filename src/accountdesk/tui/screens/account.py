@@ -363,7 +363,7 @@ them again). Errors become toasts and the panel says what is missing.
         self.app.pop_screen()
 
     def action_record_scenario(self) -> None:
-        from .record_case import RecordCaseDialog
+        from accountdesk.tui.screens.record_case import RecordCaseDialog
 
         self.app.push_screen(RecordCaseDialog(self.user_id))
 
@@ -371,12 +371,12 @@ them again). Errors become toasts and the panel says what is missing.
         self.action_record_scenario()
 
     def action_view_identity(self) -> None:
-        from .identity import IdentityScreen
+        from accountdesk.tui.screens.identity import IdentityScreen
 
         self.app.push_screen(IdentityScreen(self.user_id))
 
     def action_view_transactions(self) -> None:
-        from .transactions import open_transactions
+        from accountdesk.tui.screens.transactions import open_transactions
 
         open_transactions(self, self.user_id)
 

@@ -17,7 +17,7 @@ from typing import ClassVar
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -130,7 +130,7 @@ cannot take (OSC 52) open in a dialog and a file (`clipboard` setting).
         self.show_records()
         table.focus()
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         self.show_records()
 
     def show_records(self) -> None:

@@ -31,7 +31,6 @@ from accountdesk.tui.messages import ScreenShown, ServiceFailed, ServiceIdentifi
 from accountdesk.tui.preload import preload_transactions_modules
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.footer import AppFooter
-from accountdesk.tui.widgets.form_button import FormButton
 from accountdesk.tui.widgets.header import AppHeader
 from accountdesk.tui.widgets.tick_box import TickBox
 
@@ -138,13 +137,13 @@ nothing is written there unless you tick it.
                     placeholder="API secret",
                     select_on_focus=False,
                 )
-                yield FormButton("Show", id="toggle-secret", compact=True)
+                yield Button("Show", id="toggle-secret", compact=True)
             yield TickBox("Remember on this computer", False, id="remember-secret")
             yield TickBox(
                 "No keyring here: keep the secret in the config file", False, id="secret-in-file"
             )
             yield Static("", id="remember-warning", markup=False)
-            yield FormButton("Sign in", "primary", id="sign-in")
+            yield Button("Sign in", "primary", id="sign-in")
             yield Static("", id="login-status", markup=False)
         yield AppFooter()
 

@@ -88,7 +88,7 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
         # (and, embedded, the sandbox's build of large answers such as user_bulk's).
         self.call_after_refresh(preload_transactions_screen, self, self.desk)
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         self._show_recent()
         if self._opened_account:
             # Back from an account: start the next lookup from an empty field
@@ -154,7 +154,7 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
 
     def action_lookup(self) -> None:
         """Open the account of the typed user id, if the id is acceptable."""
-        from .account import AccountScreen
+        from accountdesk.tui.screens.account import AccountScreen
 
         user_id = self.query_one("#user-id", Input).value
         problem = self._problem(user_id)

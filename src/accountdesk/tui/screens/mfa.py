@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -283,7 +283,7 @@ authentication). Type the answer and press Enter (or Submit).
     def on_screen_suspend(self) -> None:
         self._covered = True
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         if self._close_when_shown is not None:
             self.dismiss(self._close_when_shown)
         elif self._covered:

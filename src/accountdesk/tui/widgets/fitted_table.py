@@ -16,6 +16,8 @@ from rich.text import Text
 from textual import events
 from textual.widgets import DataTable
 
+from accountdesk.tui.seams.widgets import column_widths_changed
+
 __all__ = ["FittedTable", "cell"]
 
 #: The flexible column never shrinks below this many cells.
@@ -59,5 +61,4 @@ class FittedTable(DataTable[Text]):
             if column.auto_width or column.width != widths[id(column)]:
                 column.auto_width, column.width, changed = False, widths[id(column)], True
         if changed:
-            self._require_update_dimensions = True
-            self.refresh()
+            column_widths_changed(self)

@@ -33,9 +33,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey  # not exported; Textual is pinned
 
 from accountdesk.tui.key_needs import Need, key_needs
+from accountdesk.tui.seams.widgets import FooterKey
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -25,7 +25,7 @@ from textual._parser import ParseError
 from textual._xterm_parser import XTermParser
 from textual.drivers.linux_driver import LinuxDriver
 
-from .terminal import PasteGuard, terminal_size
+from accountdesk.tui.terminal import PasteGuard, terminal_size
 
 __all__ = ["TerminalDriver"]
 
