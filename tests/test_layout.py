@@ -96,3 +96,46 @@ def test_no_two_test_modules_share_a_name() -> None:
     # pytest imports them (under xdist, the collection fails).
     names = [p.name for p in (Path(__file__).parent).rglob("test_*.py")]
     assert sorted({n for n in names if names.count(n) > 1}) == []
+
+
+def _single_bases(sources: dict[str, str]) -> list[str]:
+    """Classes that are the base of exactly one other class and named nowhere else.
+
+    Such a class only moves lines into another file (a mixin that exists for
+    one subclass): compose an object, or keep the lines in their class.
+    """
+    defined: dict[str, str] = {}
+    subclasses: dict[str, list[str]] = {}
+    named: dict[str, int] = {}
+    for where, text in sources.items():
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ClassDef):
+                defined[node.name] = where
+                for base in node.bases:
+                    if isinstance(base, ast.Subscript):
+                        base = base.value
+                    name = base.id if isinstance(base, ast.Name) else getattr(base, "attr", None)
+                    if name:
+                        subclasses.setdefault(name, []).append(node.name)
+            elif isinstance(node, ast.Name):
+                named[node.id] = named.get(node.id, 0) + 1
+            elif isinstance(node, ast.Attribute):
+                named[node.attr] = named.get(node.attr, 0) + 1
+    return sorted(
+        f"{where}: {name} (only the base of {subclasses[name][0]})"
+        for name, where in defined.items()
+        if len(subclasses.get(name, [])) == 1 and named.get(name, 0) == 1
+    )
+
+
+def test_no_class_is_only_the_base_of_one_other() -> None:
+    sources = {str(path.relative_to(SRC)): path.read_text() for path in MODULES}
+    assert _single_bases(sources) == []
+
+
+def test_a_class_that_is_only_a_base_is_found() -> None:
+    sources = {
+        "a.py": "class Part:\n    pass\nclass Whole(Part):\n    pass\n",
+        "b.py": "class Used:\n    pass\nclass Other(Used):\n    pass\nx = Used()\n",
+    }
+    assert _single_bases(sources) == ["a.py: Part (only the base of Whole)"]

@@ -137,7 +137,7 @@ async def test_filter_applies_after_typing_pause(make_app: Any) -> None:
         screen = await open_transactions(pilot, "user_good")
         await pilot.press("slash", "f", "u", "e", "l")
         assert screen.view is not None and screen.view.filter_text == ""  # debounced
-        assert screen._filter_timer is not None
+        assert screen.filter_bar.waiting
         screen.apply_filter()  # what the debounce timer calls
         await pilot.pause()
         assert screen.view.filter_text == "fuel" and 0 < len(screen.view) < 60

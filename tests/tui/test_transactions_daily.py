@@ -84,7 +84,7 @@ async def test_escape_in_the_filter_clears_it_and_stays_on_the_screen(make_app: 
         assert app.screen is screen
         box = screen.query_one("#transactions-filter", Input)
         assert box.value == "" and screen.view.filter_text == "" and len(screen.view) == 60
-        assert screen._filter_timer is None  # the pending "fuelx" never applies
+        assert not screen.filter_bar.waiting  # the pending "fuelx" never applies
         table = screen.query_one(TransactionTable)
         assert table.has_focus
         await pilot.press("escape")  # from the table, Escape leaves the screen

@@ -29,10 +29,11 @@ from accountdesk.client import (
     Balance,
     UserNotFoundError,
 )
-from accountdesk.contract import JobStatus
+from accountdesk.contract import JobKind
 from accountdesk.core.errors.log import failure_line
 from accountdesk.core.formatting import format_amount, format_time
-from accountdesk.tui.account_jobs import AccountJobStarts
+from accountdesk.tui.base import DeskScreen
+from accountdesk.tui.job_starts import JobStarted, JobStarts
 from accountdesk.tui.messages import RecordScenario, ServiceFailed
 from accountdesk.tui.preload import preload_transactions_screen
 from accountdesk.tui.resources import styles_path
@@ -79,7 +80,7 @@ class BalanceLoaded(Message):
         self.read_at = read_at
 
 
-class AccountScreen(AccountJobStarts):
+class AccountScreen(DeskScreen[None]):
     """Account record, balance and job actions for one user."""
 
     CSS_PATH = styles_path("account.tcss")
@@ -164,7 +165,8 @@ them again). Errors become toasts and the panel says what is missing.
         self.account_read_at: datetime | None = None
         self._account_problem: str | None = None
         self._balance_problem: str | None = None
-        self._refresh_jobs: set[str] = set()
+        #: The jobs this screen starts (b, i, t).
+        self.job_starts = JobStarts(self, user_id)
 
     def compose(self) -> ComposeResult:
         yield AppHeader(f"Account · {self.user_id}")
@@ -346,6 +348,18 @@ them again). Errors become toasts and the panel says what is missing.
 
     # -- actions -------------------------------------------------------------
 
+    def action_refresh_balance(self) -> None:
+        self.job_starts.start(JobKind.BALANCE_REFRESH)
+
+    def action_start_identity(self) -> None:
+        self.job_starts.start(JobKind.IDENTITY)
+
+    def action_start_transactions(self) -> None:
+        self.job_starts.start(JobKind.TRANSACTIONS)
+
+    def on_job_started(self, message: JobStarted) -> None:
+        self.job_starts.started(message.job)
+
     def action_reveal_numbers(self) -> None:
         self.revealed = not self.revealed
 
@@ -381,12 +395,6 @@ them again). Errors become toasts and the panel says what is missing.
         open_transactions(self, self.user_id)
 
     def _jobs_changed(self, _: None) -> None:
-        # A balance refresh started here has finished: read the new balance.
-        tracker = self.desk.tracker
-        for key in list(self._refresh_jobs):
-            tracked = tracker.get(key)
-            if tracked is None or not tracked.is_terminal:
-                continue
-            self._refresh_jobs.discard(key)
-            if tracked.status is JobStatus.COMPLETED:
-                self._reload_balance()
+        # A balance refresh started here has completed: read the new balance.
+        if self.job_starts.refresh_completed():
+            self._reload_balance()

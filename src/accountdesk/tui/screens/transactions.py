@@ -10,44 +10,55 @@ way keeps its rows and says where it stopped. A virtual table draws them,
 so ``user_bulk``'s 100,000 rows paint, sort and filter without freezing the
 app (``python -m benchmarks --only bulk``).
 
-The filter (substring of description or category) applies 0.25 s after the
-last keystroke, or at once on Enter (while rows stream in, over the rows so
-far without waiting for the index: :mod:`.transactions_filters`); the date range (``d``, ``FROM..TO``)
-applies on Enter. Enter hands the keys back to the table (so ``s`` saves
-rather than types); Escape in either box clears it and leaves it, never the
-screen. Under the table: how many rows are shown and the total of their
-amounts. ``s`` writes the rows shown to a CSV file under the app's data dir.
+The screen is its table (:class:`~accountdesk.tui.widgets.transaction_table.TransactionTable`),
+a filter bar above it (:class:`~accountdesk.tui.widgets.filter_bar.FilterBar`:
+the filter, applied 0.25 s after the last keystroke or at once on Enter, and
+the date range, ``d``, ``FROM..TO``, on Enter) and a summary line under it
+(:class:`~accountdesk.tui.widgets.summary_line.SummaryLine`: how many rows
+are shown and the total of their amounts). Every key it binds has its action
+here. Enter hands the keys back to the table (so ``s`` saves rather than
+types); Escape in either box clears it and leaves it, never the screen.
+While rows stream in, the filter answers over the rows so far without
+waiting for the index (:class:`~accountdesk.core.transactions.early_filter.EarlyFilter`),
+and a key's answer comes before the read's next batch
+(:meth:`TransactionsScreen._answer_first`). ``s`` writes the rows shown to a
+CSV file under the app's data dir.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.cells import cell_len
-from textual import work
+from rich.text import Text
+from textual import on, work
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Input, Static
 
 from accountdesk.client import AccountDataError
 from accountdesk.core.transactions.columns import TABLE_COLUMNS
 from accountdesk.core.transactions.data import TransactionData
+from accountdesk.core.transactions.date_range import DateRangeProblem
+from accountdesk.core.transactions.early_filter import EarlyFilter
 from accountdesk.core.transactions.read import TransactionRead
 from accountdesk.core.transactions.reads import INLINE_ROWS
-from accountdesk.core.transactions.texts import failure_text
+from accountdesk.core.transactions.texts import export_text, failure_text, no_match_text
 from accountdesk.core.transactions.view import TransactionView
 from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import ServiceFailed
 from accountdesk.tui.resources import styles_path
-from accountdesk.tui.transactions_filters import TransactionsFilters
+from accountdesk.tui.widgets.filter_bar import FilterBar
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
+from accountdesk.tui.widgets.summary_line import SummaryLine
 from accountdesk.tui.widgets.transaction_table import TransactionTable
 from accountdesk.tui.widgets.view_field import ViewField
 
@@ -55,6 +66,8 @@ __all__ = ["TransactionsScreen", "open_transactions"]
 
 #: Seconds between redraws of the table and its count while rows stream in.
 PROGRESS_EVERY = 0.5
+#: Seconds a key's answer may hold a read still streaming in (see _answer_first).
+HOLD_AT_MOST = 0.25
 SORT_KEYS = Binding.Group("Sort", compact=True)
 
 
@@ -70,7 +83,17 @@ class TransactionsIndexed(Message):
     """The data's sort keys and cents are ready: the total can be shown."""
 
 
-class TransactionsScreen(TransactionsFilters):
+class TransactionsExported(Message):
+    """A CSV export was written: where, how many rows, all of them or the rows so far."""
+
+    def __init__(self, path: Path, count: int, *, complete: bool) -> None:
+        super().__init__()
+        self.path = path
+        self.count = count
+        self.complete = complete
+
+
+class TransactionsScreen(DeskScreen[None]):
     """All transactions of one user in a virtual table."""
 
     CSS_PATH = styles_path("transactions.tcss")
@@ -134,21 +157,22 @@ transactions job on the account screen first if the list is empty.
         self._arriving: TransactionData | None = None
         #: The read this screen follows (started on the key press, or by ``l``).
         self.read = read
+        #: Whether a read is under way (the count says "loading…").
         self.reading = read is not None
+        #: The filter answering before the index is built (None: the index answers).
+        self._early: EarlyFilter | None = None
 
     def compose(self) -> ComposeResult:
         yield AppHeader(f"Transactions · {self.user_id}")
-        with Horizontal(id="transactions-bar"):
-            yield ViewField(
-                placeholder="Filter: description, category  ( / )", id="transactions-filter"
-            )
-            yield ViewField(placeholder="YYYY-MM-DD..YYYY-MM-DD ( d )", id="transactions-dates")
+        yield FilterBar()
         yield TransactionTable(id="transactions-table")
-        with Horizontal(id="transactions-summary"):
-            yield Static(id="transactions-count")
-            yield Static(id="transactions-total")
+        yield SummaryLine()
         yield Static(id="transactions-message")
         yield AppFooter()
+
+    @property
+    def filter_bar(self) -> FilterBar:
+        return self.query_one(FilterBar)
 
     def on_mount(self) -> None:
         cached = self.desk.cached_transactions(self.user_id) if self.read is None else None
@@ -178,9 +202,7 @@ transactions job on the account screen first if the list is empty.
         table = self.query_one(TransactionTable)
         table.loading = True
         self._say("")
-        # The old read's "showing N of N" and total do not stand for the new one.
-        self.query_one("#transactions-count", Static).update("loading…")
-        self.query_one("#transactions-total", Static).update("")
+        self.query_one(SummaryLine).show_loading()
         if self.read is not None:
             self.read.cancel()
         self.read = self.desk.start_transaction_read(self.user_id)
@@ -259,7 +281,7 @@ transactions job on the account screen first if the list is empty.
         self._early = None
         if old is not None and old.sort_key is not None:
             view.sort_by(old.sort_key, reverse=old.sort_reverse)
-        filter_text = self.query_one("#transactions-filter", Input).value
+        filter_text = self.filter_bar.filter_text
         if filter_text:
             view.set_filter(filter_text)
         if old is not None and (old.date_from or old.date_to):
@@ -338,6 +360,207 @@ transactions job on the account screen first if the list is empty.
             # The focus on the table, whose Escape is "Back": nothing here to
             # filter, and the filter box's Escape only leaves the box.
             table.focus()
+
+    # -- filter, dates and sort ---------------------------------------------
+
+    def _answer_first(self, *, changed: bool) -> None:
+        """A key's answer comes before the read's next batch.
+
+        Each batch is decoded and appended in a thread that takes most of the
+        GIL from the loop drawing the answer (an early filter's frame came
+        100-200 ms after Enter): the read waits, from the key (``changed``
+        False) until the frame after the view changed, ``HOLD_AT_MOST`` at most.
+        """
+        read = self.read
+        if read is None or read.done:
+            return
+        read.hold(HOLD_AT_MOST)
+        if changed:
+            self.call_after_refresh(read.release)
+
+    def on_filter_bar_paused(self) -> None:
+        self.apply_filter()
+
+    @on(Input.Submitted, "#transactions-filter")
+    def _filter_submitted(self) -> None:
+        # Enter ends the typing: apply, and give the keys back to the table,
+        # or the next key (s, 1-5, l) would be typed into the filter.
+        self.apply_filter()
+        self._keys_to(self.query_one(TransactionTable))
+
+    def action_submit_box(self) -> None:
+        """Enter in the filter box: the keys behind it go to the table, the filter applies."""
+        box = self.focused
+        if not isinstance(box, ViewField) or box.id != "transactions-filter":
+            raise SkipAction()  # the dates box's Enter is its own (it stays on a bad range)
+        self._keys_to(self.query_one(TransactionTable))
+        self._answer_first(changed=False)
+        # The box still has the letters typed before Enter queued: after them.
+        box.call_later(self.apply_filter)
+
+    def apply_filter(self) -> None:
+        """Apply the filter box's text now (Enter, or after the typing pause)."""
+        self.filter_bar.stop_waiting()
+        view = self.view
+        if view is None:
+            return
+        self._answer_first(changed=True)
+        text = self.filter_bar.filter_text
+        if text == view.filter_text:
+            return
+        if self._early_filter_fits(view):
+            # No index yet (rows still streaming in, or its build under way):
+            # the rows so far answer now, without building it on the loop.
+            self._early = EarlyFilter(text)
+            view.show_filtered(text, self._early.rows(view.data))
+        else:
+            self._early = None
+            view.set_filter(text)
+        self._view_changed()
+
+    def _early_filter_fits(self, view: TransactionView) -> bool:
+        return (
+            not view.data.indexed and view.sort_key is None and not (view.date_from or view.date_to)
+        )
+
+    def view_grown(self, view: TransactionView) -> None:
+        """Show the rows a read appended to ``view``'s data, with its filter, sort and dates."""
+        early = self._early
+        if early is not None and early.text == view.filter_text and self._early_filter_fits(view):
+            view.show_filtered(early.text, early.rows(view.data))
+        else:
+            self._early = None
+            view.grown()
+
+    @on(Input.Submitted, "#transactions-dates")
+    def _dates_submitted(self) -> None:
+        dates = self.filter_bar.read_dates()
+        if isinstance(dates, DateRangeProblem):
+            self._say(str(dates), error=True, dates=True)
+            return
+        self._say("")
+        self._apply_dates(*dates.iso)
+        self._keys_to(self.query_one(TransactionTable))
+
+    def on_filter_bar_dates_edited(self) -> None:
+        if self.query_one("#transactions-message", Static).has_class("-dates"):
+            self._say("")
+
+    def _apply_dates(self, date_from: str | None, date_to: str | None) -> None:
+        if self.view is not None and (date_from, date_to) != (
+            self.view.date_from,
+            self.view.date_to,
+        ):
+            self.view.set_date_range(date_from, date_to)
+            self._view_changed()
+
+    def on_view_field_left(self, message: ViewField.Left) -> None:
+        """Escape in a box: it is empty now; the view shows what the other box leaves."""
+        if message.field.id == "transactions-filter":
+            self.apply_filter()
+        else:
+            self._say("")
+            self._apply_dates(None, None)
+        self._keys_to(self.query_one(TransactionTable))
+
+    def _view_changed(self) -> None:
+        self.query_one(TransactionTable).view_changed()
+        self.draw_summary()
+
+    def action_sort(self, column: str) -> None:
+        """Sort by ``column``; again on the same column reverses."""
+        if self.view is None:
+            return
+        self._answer_first(changed=True)  # (before: the sort may build the index)
+        self.view.sort_by(column)
+        self.query_one(TransactionTable).view_changed()
+
+    def on_transaction_table_sort_requested(self, message: TransactionTable.SortRequested) -> None:
+        self.action_sort(message.column)
+
+    def action_focus_filter(self) -> None:
+        if isinstance(self.focused, Input):
+            raise SkipAction()  # "/" typed in a box
+        self._keys_to(self.query_one("#transactions-filter", Input))
+        self._answer_first(changed=True)
+
+    def action_focus_dates(self) -> None:
+        if isinstance(self.focused, Input):
+            raise SkipAction()  # "d" typed in a box
+        self._keys_to(self.query_one("#transactions-dates", Input))
+
+    def _keys_to(self, widget: Input | TransactionTable) -> None:
+        # Now, not at the next turn of the loop (``widget.focus()``): keys
+        # typed right behind "/" or Enter are already queued, and went to
+        # the widget focused before (the letters to the table, Enter not to
+        # the box: the filter waited for the typing pause).
+        self.set_focus(widget)
+
+    # -- the lines under the table -------------------------------------------
+
+    def draw_summary(self) -> None:
+        """The line under the table (rows shown, their total) and what an empty table says."""
+        table = self.query_one(TransactionTable)
+        view = self.view
+        self.query_one(SummaryLine).show(view, reading=self.reading)
+        if view is None:
+            table.show_empty_text("")
+            return
+        shown, total = len(view), view.total
+        if not total and not view.data.complete:
+            table.show_empty_text("No transactions read." if not self.reading else "")
+        elif not total:
+            table.show_empty_text(
+                "No transactions. Start a transactions job from the account screen."
+            )
+        elif not shown:
+            table.show_empty_text(no_match_text(view))
+        else:
+            table.show_empty_text("")
+
+    def _say(self, text: str, *, error: bool = False, dates: bool = False) -> None:
+        message = self.query_one("#transactions-message", Static)
+        message.update(Text(text))
+        message.display = bool(text)
+        message.set_class(error, "-error")
+        message.set_class(dates, "-dates")
+
+    # -- export ------------------------------------------------------------------
+
+    def action_export_csv(self) -> None:
+        if self.view is None or not self.view.total:
+            self.notify("Nothing to export yet.", title="CSV", severity="warning")
+            return
+        stamp = self.desk.wall_time().strftime("%Y%m%d-%H%M%S")
+        safe_user = re.sub(r"[^A-Za-z0-9_.-]", "_", self.user_id)
+        path = self.export_dir() / f"transactions-{safe_user}-{stamp}.csv"
+        self._export(path)
+
+    def export_dir(self) -> Path:
+        """Where exports go: ``<data dir>/exports`` (kept beside the app's other files)."""
+        return self.desk.dirs.exports_dir
+
+    @work(
+        exclusive=True,
+        exit_on_error=False,
+        group="transactions-export",
+        thread=True,
+        name="export_csv",
+    )
+    def _export(self, path: Path) -> None:
+        assert self.view is not None
+        complete = self.view.data.complete
+        count = self.view.export_csv(self.desk.store, path)
+        if count is not None:  # a failure was reported by the store
+            self.post_message(TransactionsExported(path, count, complete=complete))
+
+    def on_transactions_exported(self, message: TransactionsExported) -> None:
+        self.last_export = message.path
+        self.notify(
+            export_text(message.path, message.count, complete=message.complete),
+            title="CSV exported",
+            markup=False,
+        )
 
     def action_back(self) -> None:
         self.dismiss()
