@@ -2,12 +2,17 @@
 
 The columns are the table's own list (:data:`~.columns.COLUMNS`), in its
 order: what the table shows, and the id and currency it does not. Text from
-the bank that a spreadsheet would run as a formula is quoted.
+the bank that a spreadsheet would run as a formula is quoted. The file is
+``transactions-<user>-<time>.csv`` in the exports folder
+(:func:`export_path`), written through the store (atomic, 0600); what the
+toast says of it is :func:`export_text`.
 """
 
 from __future__ import annotations
 
 import csv
+import datetime as dt
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
@@ -18,7 +23,20 @@ from accountdesk.core.transactions.columns import COLUMNS
 if TYPE_CHECKING:
     from accountdesk.core.transactions.data import TransactionData
 
-__all__ = ["write_csv"]
+__all__ = ["export_path", "export_text", "write_csv"]
+
+
+def export_path(folder: Path, user_id: str, when: dt.datetime) -> Path:
+    """Where an export of ``user_id``'s rows made at ``when`` (a wall-clock time) is written."""
+    safe_user = re.sub(r"[^A-Za-z0-9_.-]", "_", user_id)
+    return folder / f"transactions-{safe_user}-{when:%Y%m%d-%H%M%S}.csv"
+
+
+def export_text(path: Path, count: int, *, complete: bool = True) -> str:
+    """The export toast: file name and folder each start a line, so no path breaks mid-word."""
+    noun = "row" if count == 1 else "rows"
+    part = "" if complete else " (of the rows read so far: not the whole list)"
+    return f"Saved {count:,} {noun}{part} to\n{path.name}\nin {path.parent}"
 
 
 def write_csv(data: TransactionData, order: Sequence[int], store: Store, path: Path) -> int | None:

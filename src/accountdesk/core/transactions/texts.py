@@ -1,30 +1,21 @@
-"""What the transactions screen says in words: the failure line, the export toast, totals.
+"""What the transactions screen says in words: the failure line, the count, the totals.
 
 Text only, no Textual: the screen draws these, and tests read them.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from accountdesk.client import AccountDataError
 from accountdesk.core.errors.log import InternalError, failure_line
 from accountdesk.core.transactions.columns import amount_text
 from accountdesk.core.transactions.view import TransactionView
 
-__all__ = ["count_text", "export_text", "failure_text", "no_match_text", "total_text"]
+__all__ = ["count_text", "failure_text", "no_match_text", "total_text"]
 
 
 def failure_text(error: AccountDataError | InternalError) -> str:
     """The failure line: the service's message verbatim with its code, as the toast shows it."""
     return failure_line("Could not read transactions", error)
-
-
-def export_text(path: Path, count: int, *, complete: bool = True) -> str:
-    """The export toast: file name and folder each start a line, so no path breaks mid-word."""
-    noun = "row" if count == 1 else "rows"
-    part = "" if complete else " (of the rows read so far: not the whole list)"
-    return f"Saved {count:,} {noun}{part} to\n{path.name}\nin {path.parent}"
 
 
 def count_text(view: TransactionView, *, reading: bool) -> str:

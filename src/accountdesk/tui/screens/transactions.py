@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 import time
 from pathlib import Path
 from typing import Any, ClassVar
@@ -48,9 +47,10 @@ from accountdesk.core.transactions.columns import TABLE_COLUMNS
 from accountdesk.core.transactions.data import TransactionData
 from accountdesk.core.transactions.date_range import DateRangeProblem
 from accountdesk.core.transactions.early_filter import EarlyFilter
+from accountdesk.core.transactions.export import export_path, export_text
 from accountdesk.core.transactions.read import TransactionRead
 from accountdesk.core.transactions.reads import INLINE_ROWS
-from accountdesk.core.transactions.texts import export_text, failure_text, no_match_text
+from accountdesk.core.transactions.texts import failure_text, no_match_text
 from accountdesk.core.transactions.view import TransactionView
 from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import ServiceFailed
@@ -531,14 +531,8 @@ transactions job on the account screen first if the list is empty.
         if self.view is None or not self.view.total:
             self.notify("Nothing to export yet.", title="CSV", severity="warning")
             return
-        stamp = self.desk.wall_time().strftime("%Y%m%d-%H%M%S")
-        safe_user = re.sub(r"[^A-Za-z0-9_.-]", "_", self.user_id)
-        path = self.export_dir() / f"transactions-{safe_user}-{stamp}.csv"
-        self._export(path)
-
-    def export_dir(self) -> Path:
-        """Where exports go: ``<data dir>/exports`` (kept beside the app's other files)."""
-        return self.desk.dirs.exports_dir
+        # The exports folder is kept beside the app's other files, in the data folder.
+        self._export(export_path(self.desk.dirs.exports_dir, self.user_id, self.desk.wall_time()))
 
     @work(
         exclusive=True,
