@@ -1,0 +1,342 @@
+"""Presenter mode: a customer's identity shown as fakes that stay the same all session.
+
+For demos on a live service (a projector, a screen share, ``accountdesk
+serve`` in a meeting). While :attr:`Presenter.active`, every text the
+dashboard draws passes :meth:`Presenter.text` (the dashboard applies it to
+each line it draws, so a million transactions are never rewritten: only the
+rows on screen), and so does every text that leaves the app (a screenshot is
+drawn the same way; the clipboard, a CSV export and the error reports pass
+it as they are written). Amounts, dates, statuses, job kinds and AC codes
+stay as they are: they are what a demo is about.
+
+What is replaced, wherever it appears:
+
+- **found by their shape**, whoever they belong to: e-mail addresses, phone,
+  account and routing numbers (7 digits or more, whatever separates them;
+  a date or an amount is neither), and the last four digits a text shows of
+  one ("the phone ending 0147", ``••••3756``). A number's fake is drawn from
+  its digits alone, and its last four from its last four, so the masked
+  number, the number revealed (``r``) and "ending 3756" agree everywhere;
+- **learnt from the records read** (:meth:`Presenter.learn`): the names of
+  the identity (whole, and each part alone, also inside an account name or
+  a transaction's description), its street addresses (also without the
+  house number), cities and postal codes, the account's owner's name
+  ("Avery's Checking"), and every user id the session meets (titles, recent
+  lookups, the jobs screen, the palette, paths in error messages).
+
+A fake has the original's length and each character the original's width
+(a letter for a letter, a digit for a digit, punctuation kept; a name is
+another name of the same length when one exists), so what is drawn keeps
+its layout: the replacement is made in lines already laid out. Fakes are
+drawn from a key made new for each session, so they say nothing of the
+originals (none is a hash anyone could check a guess against) and the same
+customer looks the same on every screen all session long.
+
+Not found: a name the service put where nothing says it is a name (a name
+in a description, of someone whose identity was never read). The service
+still sees, and may log, the real calls. Standard library only.
+"""
+
+from __future__ import annotations
+
+import hmac
+import random
+import re
+import secrets
+import unicodedata
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+__all__ = ["PRESENTING", "Presenter"]
+
+#: What the header, every dialog and a tour's caption show while presenting.
+PRESENTING = "PRESENTING"
+
+_FIRST_NAMES = (
+    "Alex", "Avery", "Blake", "Casey", "Dana", "Drew", "Eden", "Emery", "Finley", "Gray",
+    "Harper", "Hayden", "Indra", "Jamie", "Jordan", "Kendall", "Lane", "Logan", "Marlow",
+    "Morgan", "Noor", "Oakley", "Parker", "Quinn", "Reese", "Riley", "Rowan", "Sasha",
+    "Skyler", "Tatum", "Umar", "Vivian", "Wren", "Yael", "Zion", "Ali", "Bo", "Kai", "Lee",
+    "Max", "Ray", "Sam", "Amara", "Bruno", "Celine", "Dmitri", "Esme", "Farid", "Greta",
+    "Hugo", "Ines", "Jonas", "Keiko", "Luca", "Mateo", "Nadia", "Oskar", "Priya", "Rafael",
+    "Solveig", "Tobias", "Valentina", "Wilhelmina", "Christopher", "Alessandra",
+)  # fmt: skip
+_LAST_NAMES = (
+    "Abbott", "Barnes", "Castillo", "Dalton", "Ellison", "Fischer", "Garrison", "Holloway",
+    "Ibarra", "Jansen", "Kowalski", "Lindqvist", "Moreau", "Nakamura", "Okonkwo", "Pereira",
+    "Quintero", "Rasmussen", "Sorensen", "Takahashi", "Underwood", "Valdez", "Whitfield",
+    "Yamamoto", "Zeller", "Ashford", "Brennan", "Calloway", "Delgado", "Everly", "Fox",
+    "Gil", "Hale", "Ito", "Kerr", "Lund", "Moss", "Ng", "Park", "Reyes", "Shaw", "Tran",
+    "Vance", "Wolfe", "Young", "Blackwood", "Montgomery", "Fitzgerald", "Vanderbilt",
+)  # fmt: skip
+#: Name fakes by length: a name is replaced by a name of the same length where one exists.
+_NAMES_BY_LENGTH: dict[int, tuple[str, ...]] = {}
+for _name in (*_FIRST_NAMES, *_LAST_NAMES):
+    _NAMES_BY_LENGTH[len(_name)] = (*_NAMES_BY_LENGTH.get(len(_name), ()), _name)
+
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+#: A number of 7 digits or more, whatever separates its digits; never inside a word or id.
+_LONG_NUMBER = re.compile(r"(?<![\w+.,])\+?\d(?:[ .()/\-]{0,3}\d){6,}(?![\w])")
+#: What looks like a number but is a date or an amount: kept.
+_DATE = re.compile(r"\d{4}-\d\d-\d\d|\d\d?/\d\d?/\d{4}|\d{4}/\d\d/\d\d")
+_AMOUNT = re.compile(r"[-+]?\d+\.\d\d")
+#: The last four digits a text shows of a number: "ending 0147", "••••3756", "x3756".
+_LAST_FOUR = re.compile(r"(?:(?<=ending )|(?<=ending in )|(?<=[•*·#])|(?<=\bx))\d{4}(?!\d)")
+#: Domains of mail providers: no one's, kept in a fake address.
+_MAIL_PROVIDERS = frozenset(
+    {
+        "gmail.com", "googlemail.com", "yahoo.com", "outlook.com", "hotmail.com", "live.com",
+        "icloud.com", "me.com", "aol.com", "proton.me", "protonmail.com", "gmx.com",
+        "example.com", "example.org", "example.net",
+    }
+)  # fmt: skip
+#: Learnt words shorter than this are left alone: "Jo", "Li" are parts of too many words.
+_SHORTEST_WORD = 3
+#: Lines remembered with their fakes (the same rows are drawn again and again).
+_REMEMBERED = 8192
+
+
+class Presenter:
+    """Whether the session presents, and its fakes (see the module docstring).
+
+    ``locked``: presenting cannot be turned off from the app (``accountdesk
+    serve --present``: the page is the audience's).
+    """
+
+    def __init__(
+        self, *, active: bool = False, locked: bool = False, key: bytes | None = None
+    ) -> None:
+        self.active = active or locked
+        self.locked = locked
+        self._key = key if key is not None else secrets.token_bytes(32)
+        #: Learnt original -> its fake (words, addresses, user ids), matched case-insensitively.
+        self._words: dict[str, str] = {}
+        self._known: set[str] = set()
+        #: Users whose records were learnt from (their account and identity read).
+        self._users: set[str] = set()
+        self._pattern: re.Pattern[str] | None = None
+        self._lookup: dict[str, str] = {}
+        self._seen: dict[str, str] = {}
+        #: Changes whenever something new is learnt: what was drawn before may need drawing again.
+        self.generation = 0
+
+    # -- learning ----------------------------------------------------------------
+
+    def knows(self, user_id: str) -> bool:
+        """Whether ``user_id``'s records were learnt from (read, or tried) this session."""
+        return user_id in self._users
+
+    def learn_user_ids(self, user_ids: Iterable[str]) -> None:
+        """User ids the session shows (recent lookups, tracked jobs): each gets its fake."""
+        added = False
+        for user_id in user_ids:
+            if user_id and user_id.casefold() not in self._known:
+                self._add(user_id, self._fake_id(user_id))
+                added = True
+        if added:
+            self._changed()
+
+    def learn(
+        self,
+        user_id: str,
+        *,
+        account: Mapping[str, Any] | None = None,
+        identity: Mapping[str, Any] | None = None,
+    ) -> None:
+        """What ``user_id``'s account and identity records say is the customer's (None: unread)."""
+        self._users.add(user_id)
+        self._add(user_id, self._fake_id(user_id))
+        identity = identity or {}
+        for name in _texts(identity.get("names")):
+            self._learn_name(name)
+        for address in identity.get("addresses") or ():
+            if isinstance(address, Mapping):
+                self._learn_address(address)
+        account = account or {}
+        owner = re.match(r"([^\W\d_]{2,})['’]s\b", str(account.get("account_name") or ""))
+        if owner is not None:
+            self._learn_word(owner.group(1), "name")
+        self._changed()
+
+    def _learn_name(self, name: str) -> None:
+        self._add(name, " ".join(self._fake_word(part, "name") for part in name.split()))
+        for part in name.split():
+            part = part.strip(".,")
+            if len(part) >= _SHORTEST_WORD:
+                self._learn_word(part, "name")
+
+    def _learn_word(self, word: str, kind: str) -> None:
+        self._add(word, self._fake_word(word, kind))
+
+    def _learn_address(self, address: Mapping[str, Any]) -> None:
+        street = address.get("street")
+        if isinstance(street, str) and street.strip():
+            self._add(street.strip(), self._fake_chars(street.strip(), "street"))
+            number = re.match(r"\s*\d+[A-Za-z]?\s+", street)
+            name = street[number.end() :].strip() if number else street.strip()
+            if len(name.split()) >= 2:  # one word ("Broadway") is a word of too many texts
+                self._add(name, self._fake_chars(name, "street"))
+        for field in ("city", "postal_code"):
+            value = address.get(field)
+            if isinstance(value, str) and len(value.strip()) >= _SHORTEST_WORD:
+                self._add(value.strip(), self._fake_chars(value.strip(), field))
+
+    def _add(self, original: str, fake: str) -> None:
+        if original.casefold() not in self._known:
+            self._known.add(original.casefold())
+            self._words[original] = fake
+
+    def _changed(self) -> None:
+        self._pattern = None
+        self._seen.clear()
+        self.generation += 1
+
+    # -- replacing ---------------------------------------------------------------
+
+    def text(self, text: str) -> str:
+        """``text`` as it may be shown: every customer datum replaced (``text`` when not presenting)."""
+        if not self.active or not text:
+            return text
+        seen = self._seen.get(text)
+        if seen is not None:
+            return seen
+        pattern = self._pattern or self._compile()
+        shown = pattern.sub(self._replace, text) if pattern.search(text) else text
+        if len(self._seen) >= _REMEMBERED:
+            self._seen.clear()
+        self._seen[text] = shown
+        return shown
+
+    def user_id(self, user_id: str) -> str:
+        """``user_id`` as it may be shown (learnt now if it was not)."""
+        if not self.active:
+            return user_id
+        self.learn_user_ids([user_id])
+        return self.text(user_id)
+
+    def _compile(self) -> re.Pattern[str]:
+        words = sorted(self._words, key=len, reverse=True)
+        # An e-mail address first: its parts are faked as one (a learnt name in it too).
+        alternatives = [f"(?P<email>{_EMAIL.pattern})"]
+        if words:
+            alternatives.append(f"(?P<word>{'|'.join(_bounded(word) for word in words)})")
+        alternatives += [f"(?P<number>{_LONG_NUMBER.pattern})", f"(?P<four>{_LAST_FOUR.pattern})"]
+        self._pattern = re.compile("|".join(alternatives), re.IGNORECASE)
+        self._lookup = {word.casefold(): fake for word, fake in self._words.items()}
+        return self._pattern
+
+    def _replace(self, match: re.Match[str]) -> str:
+        found = match.group()
+        kind = match.lastgroup
+        if kind == "word":
+            fake = self._lookup.get(found.casefold())
+            return _cased_like(found, fake) if fake is not None else self._fake_chars(found, "word")
+        if kind == "email":
+            return self._fake_email(found)
+        if kind == "number":
+            if _DATE.fullmatch(found) or _AMOUNT.fullmatch(found):
+                return found
+            return self._fake_number(found)
+        return self._last_four_of(found)
+
+    # -- fakes: the original's length and width, drawn from the session's key ----------
+
+    def _rng(self, kind: str, original: str) -> random.Random:
+        digest = hmac.new(self._key, f"{kind}\0{original.casefold()}".encode(), "sha256")
+        return random.Random(digest.digest())
+
+    def _fake_id(self, user_id: str) -> str:
+        return self._fake_chars(user_id, "user")
+
+    def _fake_word(self, word: str, kind: str) -> str:
+        """A name of the same length (its case kept) when one exists, else a word of its shape."""
+        rng = self._rng(kind, word)
+        choices = [n for n in _NAMES_BY_LENGTH.get(len(word), ()) if n.casefold() != word.casefold()]
+        if word.isascii() and word.isalpha() and choices:
+            return _cased_like(word, rng.choice(choices))
+        return self._fake_chars(word, kind)
+
+    def _fake_chars(self, text: str, kind: str) -> str:
+        """Each letter a letter, each digit a digit, each wide character a wide letter; the rest kept."""
+        rng = self._rng(kind, text)
+        for _ in range(10):
+            fake = "".join(_like(char, rng) for char in text)
+            if fake.casefold() != text.casefold():
+                return fake
+        return fake
+
+    def _fake_email(self, email: str) -> str:
+        """Each part of the address faked: a learnt name as its fake, the rest by its shape.
+
+        A mail provider's domain (gmail.com) and the top-level domain are no
+        one's: kept. Any other domain (a family's, an employer's) is faked.
+        """
+        local, _, domain = email.partition("@")
+        parts = re.split(r"([._+-])", local)
+        faked = "".join(
+            part
+            if not part or part in "._+-"
+            else _cased_like(part, self._lookup[part.casefold()])
+            if part.casefold() in self._lookup
+            else self._fake_chars(part, "email")
+            for part in parts
+        )
+        labels = domain.split(".")
+        if domain.casefold() not in _MAIL_PROVIDERS:
+            labels = [self._fake_chars(label, "domain") for label in labels[:-1]] + labels[-1:]
+        return f"{faked}@{'.'.join(labels)}"
+
+    def _fake_number(self, number: str) -> str:
+        digits = re.sub(r"\D", "", number)
+        rng = self._rng("number", digits)
+        head = "".join(str(rng.randint(0, 9)) for _ in digits[:-4])
+        if head and head[0] == "0" and digits[0] != "0":
+            head = str(rng.randint(1, 9)) + head[1:]
+        feed = iter(head + self._last_four_of(digits[-4:]))
+        return "".join(next(feed) if char.isdigit() else char for char in number)
+
+    def _last_four_of(self, four: str) -> str:
+        rng = self._rng("last four", four)
+        for _ in range(10):
+            fake = f"{rng.randint(0, 9999):04d}"
+            if fake != four:
+                return fake
+        return fake
+
+
+def _texts(value: Any) -> list[str]:
+    return [item.strip() for item in value or () if isinstance(item, str) and item.strip()]
+
+
+def _bounded(word: str) -> str:
+    """``word`` as a pattern that matches it only whole (not inside a longer word or number)."""
+    escaped = re.escape(word)
+    start = r"(?<![\w])" if word[:1].isalnum() else ""
+    end = r"(?![\w])" if word[-1:].isalnum() else ""
+    return f"{start}{escaped}{end}"
+
+
+def _cased_like(found: str, fake: str) -> str:
+    """``fake`` in ``found``'s case: ``AVERY`` -> ``QUINN``, ``avery`` -> ``quinn``."""
+    if len(fake) != len(found):
+        return fake
+    if found.isupper():
+        return fake.upper()
+    if found.islower():
+        return fake.lower()
+    return "".join(
+        f.upper() if o.isupper() else f.lower() if o.islower() else f
+        for o, f in zip(found, fake, strict=True)
+    )
+
+
+def _like(char: str, rng: random.Random) -> str:
+    """A character of ``char``'s kind and width (the same cells on a terminal)."""
+    if char.isdigit():
+        return str(rng.randint(0, 9))
+    if unicodedata.east_asian_width(char) in ("W", "F"):
+        return chr(0xFF21 + rng.randint(0, 25))  # a fullwidth letter: two cells, as it was
+    if char.isalpha():
+        letter = chr(97 + rng.randint(0, 25))
+        return letter.upper() if char.isupper() else letter
+    return char
