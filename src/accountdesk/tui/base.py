@@ -23,6 +23,12 @@
   that line: it does not open then (:func:`terminal_too_small`), and a terminal shrinking under
   it closes it (a search half typed is cheap to type again; a palette nobody
   can see would take the keys).
+- A screen or dialog removed is let go at once, with everything it drew: it
+  leaves the jobs signal (Textual's ``Signal`` kept each subscriber alive,
+  whole, until the next publish, and no job changes while a person reads),
+  and Textual's cache of removed widgets' rendered lines is emptied
+  (:mod:`accountdesk.tui.seams.memory`; the soak's memory grew by both,
+  ``tests/tui/test_memory_churn.py``).
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ from textual.worker import Worker, WorkerState
 from accountdesk.core.desk import Desk
 from accountdesk.tui.messages import ServiceFailed, SettingsUnusable
 from accountdesk.tui.seams.frames import FramedScreen
+from accountdesk.tui.seams.memory import let_go_of_removed_widgets
 
 __all__ = [
     "MIN_SIZE",
@@ -246,6 +253,15 @@ class ForwardsWorkerFailures:
             self.post_message(ServiceFailed(failure, worker.name))  # type: ignore[attr-defined]
 
 
+def _let_go(screen: Screen[Any]) -> None:
+    # A subscriber's callback holds its screen, kept as the value of a dict
+    # weak on the screen: it never dies there (see the module docstring).
+    signal = getattr(screen.app, "jobs_changed_signal", None)
+    if isinstance(signal, Signal):
+        signal.unsubscribe(screen)
+    let_go_of_removed_widgets()
+
+
 def _steady_cursors(screen: Screen[Any]) -> None:
     if not getattr(screen.app, "cursor_blink", True):
         for field in screen.query(Input):
@@ -265,6 +281,9 @@ class DeskScreen(FramedScreen, _FitsTheTerminal, ForwardsWorkerFailures, Screen[
 
     def on_mount(self) -> None:
         _steady_cursors(self)
+
+    def on_unmount(self) -> None:
+        _let_go(self)
 
 
 class DeskModal(FramedScreen, _FitsTheTerminal, ForwardsWorkerFailures, ModalScreen[ResultT]):
@@ -292,6 +311,7 @@ class DeskModal(FramedScreen, _FitsTheTerminal, ForwardsWorkerFailures, ModalScr
             self._held = False
             self.desk.poller.release()
         _toasts_follow(self.app)
+        _let_go(self)
 
 
 def _toasts_follow(app: App[Any]) -> None:

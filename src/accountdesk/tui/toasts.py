@@ -20,6 +20,7 @@ from textual.notifications import SeverityLevel
 
 from accountdesk.core.toasts import ToastStack
 from accountdesk.tui.base import DeskModal, too_small
+from accountdesk.tui.seams.memory import let_go_of_removed_widgets
 
 __all__ = ["Toasts"]
 
@@ -98,9 +99,14 @@ class Toasts:
         # Textual redraws toasts on the top screen only: one that landed on
         # the screen below a dialog would stay there, a ghost. Toasts live on
         # the top screen; a screen shown again gets them back from the app.
-        for screen in app.screen_stack[:-1]:
+        # On the top screen too, each holder goes with its toast: Textual
+        # removes a toast it no longer shows but not its holder, and every
+        # toast that came left the ones it redrew behind (textual 8.2.8,
+        # ToastRack.show), a burst of dozens each laid out with every frame.
+        for screen in app.screen_stack:
             for rack in screen.query("ToastRack"):
                 rack.remove_children()
+        let_go_of_removed_widgets()
         now = time.monotonic()
         # A dialog's text is never covered: while one is open the toasts wait,
         # keeping the time they have left (core.toasts); so does the one line

@@ -6,6 +6,12 @@ ma", "Please reauthentica"). Here every column starts at its natural width;
 when they do not fit, the flexible columns give up width, the first named
 first, each down to a few cells, and a cell that does not fit ends in an
 ellipsis. The screen shows the whole text in its detail pane.
+
+A cell changed (the jobs screen's ages every 10 s, a burst of failed polls)
+drops what the table drew before: Textual keys each of its render caches by
+a count every change moves on and kept the stale entries until its caches
+were full (10,000 cells, 1,000 rows and lines: 10.6 MB for a jobs screen of
+30 rows after 70 changes, 12 minutes of its ages step).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from typing import Any
 from rich.text import Text
 from textual import events
 from textual.widgets import DataTable
+from textual.widgets.data_table import ColumnKey, RowKey
 
 from accountdesk.tui.seams.widgets import column_widths_changed
 
@@ -38,6 +45,20 @@ class FittedTable(DataTable[Text]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.fit()
+
+    def update_cell(
+        self,
+        row_key: RowKey | str,
+        column_key: ColumnKey | str,
+        value: Text,
+        *,
+        update_width: bool = False,
+    ) -> None:
+        """Textual's, and what was drawn before is let go (see the module docstring)."""
+        super().update_cell(row_key, column_key, value, update_width=update_width)
+        # Every cached rendering is stale now, so emptying them loses nothing:
+        # the hook Textual gives for its caches (it redraws, as the change does).
+        self.notify_style_update()
 
     def fit(self) -> None:
         """Size the flexible columns to the table's width (call after rows change)."""
