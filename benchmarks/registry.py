@@ -56,6 +56,7 @@ def load_all() -> dict[str, Benchmark]:
         "bench_amounts",
         "bench_hostile",
         "bench_sandbox",
+        "bench_presenting",
     )
     for module in (*modules, "bench_soak", "bench_sandbox_cache"):
         importlib.import_module(f"{__package__}.{module}")

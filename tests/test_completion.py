@@ -19,6 +19,8 @@ def _commands_and_flags(parser: argparse.ArgumentParser) -> tuple[set[str], set[
     commands: set[str] = set()
     flags: set[str] = set()
     for action in parser._actions:
+        if action.help == argparse.SUPPRESS:
+            continue  # hidden: for the app's own use (web mode's locked sessions)
         flags.update(option for option in action.option_strings if option.startswith("--"))
         if isinstance(action, argparse._SubParsersAction):
             for name, child in action.choices.items():
@@ -40,6 +42,8 @@ def test_the_script_names_every_command_and_flag_of_the_parser(
     assert [name for name in sorted(commands) if name not in script] == []
     # fish spells a flag without its dashes (`-l base-url`).
     assert [flag for flag in sorted(flags) if flag.removeprefix("--") not in script] == []
+    # A hidden flag is not offered: web mode's sessions pass it, not a person.
+    assert "present-locked" not in script
 
 
 def _bash_complete(script: Path, words: list[str], tmp_path: Path) -> list[str]:

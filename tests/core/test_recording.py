@@ -301,6 +301,9 @@ OTHER_LAYOUTS = """
 [[users]]
 id = "sam_oak"
 
+[users.account]
+account_number = "5500114417"
+
 [users.identity]
 names = ["Sam Rivera"]
 phone_numbers = ["(312) 555-0199"]
@@ -317,6 +320,7 @@ rows = [
   { transaction_id = "t2", amount = "-9.00", description = "Parcel to Oak Lane" },
   { transaction_id = "t3", amount = "-1.00", description = "Callback 312.555.0199 / +1 312 555 0199" },
   { transaction_id = "t4", amount = "-2.00", description = "Hardware, 12 Oak Ln" },
+  { transaction_id = "t5", amount = "-3.00", description = "Card ending 4417, text to x0199" },
 ]
 
 [[users.answers]]
@@ -340,6 +344,10 @@ def test_a_phone_number_in_any_layout_and_a_street_without_its_number_are_redact
     # The house number goes with the street, whichever spelling of its suffix.
     (fake,) = re.findall(r'street = "([^"]+)"', text)
     assert f'"Hardware, {fake}"' in text and f"or at {fake}" in text, text
+    # The last four a text shows of the account or the phone: the fake's last four.
+    assert "4417" not in text and "0199" not in text, text
+    (masked,) = re.findall(r'account_number_masked = "••••(\d{4})"', text)
+    assert re.search(rf'"Card ending {masked}, text to x\d{{4}}"', text), text
 
 
 class _Hostile(httpx.AsyncBaseTransport):

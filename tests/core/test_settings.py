@@ -22,7 +22,7 @@ from accountdesk.sandbox.scenarios import CREDENTIALS
 
 @pytest.fixture(autouse=True)
 def _no_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("BASE_URL", "API_KEY", "API_SECRET", "PROFILE"):
+    for name in ("BASE_URL", "API_KEY", "API_SECRET", "PROFILE", "PRESENT"):
         monkeypatch.delenv(f"ACCOUNTDESK_{name}", raising=False)
 
 
@@ -288,3 +288,34 @@ def test_settings_checked_after_the_first_frame_are_the_file_it_drew(tmp_path: P
     _write(path, 'base_url = "https://live.example"\ntheme = "nord"\n')
     settings = start.validate()
     assert settings.sandbox and settings.theme == "textual-light"
+
+
+@pytest.mark.parametrize(
+    ("file", "env", "flag", "present"),
+    [
+        ("", None, None, False),
+        ("", None, True, True),
+        ("", "1", None, True),
+        ("", "yes", None, True),
+        ("", "0", True, True),  # a flag wins
+        ('profile = "demo"\n[profiles.demo]\npresent = true\n', None, None, True),
+        ("present = true\n", "false", None, False),  # the environment over the file
+    ],
+)
+def test_presenting_from_a_flag_the_environment_a_profile_or_the_file(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    file: str,
+    env: str | None,
+    flag: bool | None,
+    present: bool,
+) -> None:
+    from accountdesk.core.settings.start import read_start_settings
+
+    config = _write(tmp_path / "c.toml", file)
+    if env is not None:
+        monkeypatch.setenv("ACCOUNTDESK_PRESENT", env)
+    assert load_settings(config, flags={"present": flag}).present is present
+    # The first frame (drawn before the settings are checked) presents the same.
+    start = read_start_settings(config, {"present": flag} if flag is not None else {})
+    assert start is not None and start.present is present

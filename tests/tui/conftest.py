@@ -40,6 +40,7 @@ def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> No
         "ACCOUNTDESK_API_KEY",
         "ACCOUNTDESK_API_SECRET",
         "ACCOUNTDESK_PROFILE",
+        "ACCOUNTDESK_PRESENT",
     ):
         monkeypatch.delenv(name, raising=False)
     # Copy keys take the same route on every machine (tmux or not): OSC 52,

@@ -67,6 +67,18 @@ def test_the_dashboard_flags_reach_each_session(
     assert session[session.index("--config") + 1] == config
 
 
+@pytest.mark.parametrize("present", [True, False])
+def test_serve_present_makes_every_session_present_and_locked(
+    served: list[ServeOptions], present: bool
+) -> None:
+    # The page cannot turn it off: each session is started locked, not merely on.
+    assert cli.main(["serve", *(["--present"] if present else [])]) == 0
+    [options] = served
+    session = options.session_argv()
+    args = build_parser().parse_args(session[3:])
+    assert (bool(args.present), args.present_locked) == (present, present)
+
+
 def test_sandbox_flag_wins_over_a_base_url(served: list[ServeOptions], tmp_path: Path) -> None:
     argv = ["--sandbox", "--base-url", "https://api.bank.example", "--config", _config(tmp_path)]
     assert cli.main([*argv, "serve"]) == 0

@@ -45,6 +45,7 @@ def run(args: argparse.Namespace, start_up: StartUp) -> int:
         base_url="sandbox" if args.sandbox else args.base_url,
         profile=args.profile,
         sandbox_control_token=args.control_token,
+        present=args.present,
     )
     try:
         # On the embedded sandbox, the first frame's few values without
@@ -78,7 +79,7 @@ def run(args: argparse.Namespace, start_up: StartUp) -> int:
 
     options = {"scenarios": scenarios} if scenarios is not None else None
     app = AccountDeskApp(
-        Desk(settings, dirs, sandbox_options=options),
+        Desk(settings, dirs, sandbox_options=options, present_locked=args.present_locked),
         log_level=args.log_level,
         on_first_frame=start_up.first_frame,
     )

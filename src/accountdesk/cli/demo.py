@@ -37,6 +37,12 @@ def add_parser(commands: Any, help: str) -> None:
         "--list", action="store_true", help="print the tours (id, steps, title) and exit"
     )
     demo.add_argument("--json", action="store_true", help="with --list: the tours and their steps")
+    demo.add_argument(
+        "--present",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="present while touring (customer data shown as fakes)",
+    )
 
 
 def _fail(message: str | list[str]) -> int:
@@ -77,7 +83,7 @@ def run(args: argparse.Namespace, start_up: StartUp) -> int:
         return _print_list(chosen if isinstance(chosen, list) else [chosen], as_json=args.json)
     dirs = AppDirs.default(args.config)
     try:
-        settings = demo_settings(dirs.config_path, profile=args.profile)
+        settings = demo_settings(dirs.config_path, profile=args.profile, present=args.present)
     except ConfigError as error:
         return _fail(str(error))
     from accountdesk.tui.terminal import prepare_terminal

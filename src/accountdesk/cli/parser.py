@@ -138,6 +138,17 @@ def build_parser(command: str | None = None, *, every: bool = False) -> argparse
         help="a training sandbox's control token: F4 shows the room (on a shared machine "
         "prefer $ACCOUNTDESK_SANDBOX_CONTROL_TOKEN: others can read a command line)",
     )
+    parser.add_argument(
+        "--present",
+        action="store_true",
+        default=None,
+        help="presenter mode, for demos on live data: every customer datum on screen is shown "
+        "as a fake that stays the same all session (names, e-mails, phones, addresses, "
+        "numbers, user ids); amounts, dates and codes stay",
+    )
+    # Web mode's sessions (accountdesk serve --present): presenting, and the page
+    # cannot turn it off. Not a person's flag: it is not listed.
+    parser.add_argument("--present-locked", action="store_true", help=argparse.SUPPRESS)
     from accountdesk.cli.packs import add_scenario_flags
 
     add_scenario_flags(parser)

@@ -120,6 +120,7 @@ def run(args: argparse.Namespace, start_up: StartUp) -> int:
         "base_url": "sandbox" if args.sandbox else getattr(args, "base_url", None),
         "profile": getattr(args, "profile", None),
         "api_key": args.api_key,
+        "present": getattr(args, "present", None),
     }
     try:
         settings = load_settings(dirs.config_path, flags=flags)
@@ -185,6 +186,8 @@ async def _record(
                 # The dashboard's cases too: cases recorded here and there can be served together.
                 cases_folder=scenarios_folder(dirs.data_dir),
                 redact=not args.no_redact,
+                # A demo machine's (ACCOUNTDESK_PRESENT, a profile's present): redacted.
+                presenting=settings.present,
                 with_jobs=args.with_jobs,
                 job_wait=args.job_wait,
                 as_id=args.as_id,

@@ -43,6 +43,13 @@ def add_parser(commands: Any, help: str) -> None:
         help="serve a live --base-url on a non-loopback --host (anyone reaching the page "
         "can sign in with the credentials remembered here)",
     )
+    web.add_argument(
+        "--present",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="every browser tab presents (customer data shown as fakes), and the page "
+        "cannot turn it off",
+    )
     # The dashboard's own flags also work after "serve"; SUPPRESS keeps the
     # ones given before it.
     web.add_argument(

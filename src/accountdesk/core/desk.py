@@ -31,6 +31,7 @@ from accountdesk.core.connection import ClientFactory, ServiceConnection
 from accountdesk.core.jobs.sandbox_instance import SandboxLocks
 from accountdesk.core.jobs.scheduler import AsyncioScheduler, Scheduler
 from accountdesk.core.listener import DeskListener, NullListener
+from accountdesk.core.presenting import Presenter
 from accountdesk.core.service_identity import ServiceIdentity
 from accountdesk.core.settings.paths import AppDirs
 from accountdesk.core.settings.start import StartSettings
@@ -43,8 +44,10 @@ if TYPE_CHECKING:
     from pydantic import SecretStr
 
     from accountdesk.client import (
+        Account,
         AccountDataClient,
         AccountDataError,
+        Identity,
         Job,
         SandboxControl,
         ScenarioUser,
@@ -91,6 +94,7 @@ class Desk:
         sandbox_options: dict[str, Any] | None = None,
         secret_backend: Any | None = None,
         client_options: dict[str, Any] | None = None,
+        present_locked: bool = False,
     ) -> None:
         # Started from StartSettings (the command, on the embedded sandbox):
         # validated on first use of ``settings``; the app asks right after the first frame.
@@ -136,6 +140,11 @@ class Desk:
         self._scenarios: list[ScenarioUser] = []
         #: Transaction reads running, and the whole lists read this session.
         self.transactions = TransactionReads()
+        first = self.start_settings or self._settings
+        #: Presenter mode: what is drawn shows fakes of the customer's data (core.presenting).
+        self.presenter = Presenter(
+            active=bool(first is not None and first.present), locked=present_locked
+        )
 
     def attach(self, listener: DeskListener, scheduler: Scheduler) -> None:
         """The UI's listener and scheduler (call before signing in)."""
@@ -275,6 +284,11 @@ class Desk:
         self.signed_in_as = api_key
         log.info("signed in with key %s on %s", api_key, self.service_key)
         self.poller.start(client)
+        # The user ids the session shows from the start (recent lookups, tracked jobs).
+        if self.presenter.active:
+            self.presenter.learn_user_ids(
+                [*self.recents.user_ids, *(job.user_id for job in self.tracker.jobs)]
+            )
         self.listener.jobs_changed()
 
     async def sign_out(self) -> None:
@@ -323,6 +337,60 @@ class Desk:
             )
             self._recents_key = self.state_key
         return self._recents
+
+    # -- presenting ------------------------------------------------------------------
+
+    def set_presenting(self, on: bool) -> None:
+        """Turn presenter mode on or off (never off when it is locked: web mode's ``--present``)."""
+        presenter = self.presenter
+        if presenter.locked and not on:
+            return
+        presenter.active = on
+        if on and self.signed_in:
+            presenter.learn_user_ids(
+                [*self.recents.user_ids, *(job.user_id for job in self.tracker.jobs)]
+            )
+        self.listener.presenting_changed()
+
+    async def learn_customer(self, user_id: str) -> None:
+        """While presenting: learn what ``user_id``'s records say is the customer's, once.
+
+        The account and identity records not read yet this session are read (a
+        refusal only means less is learnt), so a name is found wherever it is
+        drawn: in the account's name, a transaction's description, an error.
+        Nothing is read when not presenting: every record read is learnt from
+        anyway (:meth:`Presenter.learn`).
+        """
+        presenter = self.presenter
+        presenter.learn_user_ids([user_id])
+        missing = presenter.missing(user_id)
+        if not presenter.active or not missing or not self.signed_in:
+            return
+        from accountdesk.client import AccountDataError
+
+        client = self.client
+        for record in missing:
+            try:
+                if record == "account":
+                    self.learn_from_read(user_id, account=await client.get_account(user_id))
+                else:
+                    self.learn_from_read(user_id, identity=await client.get_identity(user_id))
+            except AccountDataError:
+                presenter.tried(user_id, record)
+        self.listener.presenting_changed()
+
+    def learn_from_read(
+        self, user_id: str, *, account: Account | None = None, identity: Identity | None = None
+    ) -> None:
+        """A record of ``user_id`` read: what it says is the customer's is learnt (presenting or not).
+
+        Learnt as drawn (the sanitised fields), so what is matched is what the screen shows.
+        """
+        self.presenter.learn(
+            user_id,
+            account=account.model_dump(mode="json") if account is not None else None,
+            identity=identity.model_dump(mode="json") if identity is not None else None,
+        )
 
     # -- jobs ----------------------------------------------------------------------
 
@@ -375,6 +443,7 @@ class Desk:
         ``offer_mfa=False``: the caller has already said the job waits for MFA
         (a recording's jobs), so no dialog or toast offers it.
         """
+        self.presenter.learn_user_ids([user_id])
         tracked = self.tracker.track(job, user_id, self.now())
         self.tracker.save()
         self.listener.jobs_changed()

@@ -25,6 +25,9 @@ class DeskListener(Protocol):
 
     def reachability_changed(self) -> None: ...
 
+    def presenting_changed(self) -> None:
+        """Presenter mode was turned on or off, or learnt something new: draw again."""
+
 
 class NullListener:
     """A listener that hears nothing (before the UI attaches, and in core tests)."""
@@ -42,4 +45,7 @@ class NullListener:
         pass
 
     def reachability_changed(self) -> None:
+        pass
+
+    def presenting_changed(self) -> None:
         pass

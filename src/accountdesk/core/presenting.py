@@ -34,30 +34,34 @@ customer looks the same on every screen all session long.
 
 Not found: a name the service put where nothing says it is a name (a name
 in a description, of someone whose identity was never read). The service
-still sees, and may log, the real calls. Standard library only.
+still sees, and may log, the real calls. Standard library only (and the
+recorder's rule for the last four digits a text shows, core.cases.redaction).
 """
 
 from __future__ import annotations
 
-import hmac
+import os
 import random
 import re
-import secrets
 import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["PRESENTING", "Presenter"]
+from accountdesk.core.cases.redaction import LAST_FOUR as _LAST_FOUR
+
+__all__ = ["PRESENTING", "Presenter", "session_key"]
 
 #: What the header, every dialog and a tour's caption show while presenting.
 PRESENTING = "PRESENTING"
+#: The records a customer's data is learnt from (:meth:`Presenter.learn`).
+RECORDS = ("account", "identity")
 
 _FIRST_NAMES = (
-    "Alex", "Avery", "Blake", "Casey", "Dana", "Drew", "Eden", "Emery", "Finley", "Gray",
-    "Harper", "Hayden", "Indra", "Jamie", "Jordan", "Kendall", "Lane", "Logan", "Marlow",
-    "Morgan", "Noor", "Oakley", "Parker", "Quinn", "Reese", "Riley", "Rowan", "Sasha",
-    "Skyler", "Tatum", "Umar", "Vivian", "Wren", "Yael", "Zion", "Ali", "Bo", "Kai", "Lee",
-    "Max", "Ray", "Sam", "Amara", "Bruno", "Celine", "Dmitri", "Esme", "Farid", "Greta",
+    "Alex", "Blake", "Dana", "Eden", "Emery", "Finley", "Gray",
+    "Harper", "Hayden", "Indra", "Jamie", "Kendall", "Lane", "Logan", "Marlow",
+    "Noor", "Oakley", "Parker", "Quinn", "Reese", "Rowan", "Sasha",
+    "Skyler", "Tatum", "Umar", "Vivian", "Wren", "Yael", "Zion", "Ali", "Bo", "Kai",
+    "Max", "Ray", "Amara", "Bruno", "Celine", "Dmitri", "Esme", "Farid", "Greta",
     "Hugo", "Ines", "Jonas", "Keiko", "Luca", "Mateo", "Nadia", "Oskar", "Priya", "Rafael",
     "Solveig", "Tobias", "Valentina", "Wilhelmina", "Christopher", "Alessandra",
 )  # fmt: skip
@@ -66,22 +70,45 @@ _LAST_NAMES = (
     "Ibarra", "Jansen", "Kowalski", "Lindqvist", "Moreau", "Nakamura", "Okonkwo", "Pereira",
     "Quintero", "Rasmussen", "Sorensen", "Takahashi", "Underwood", "Valdez", "Whitfield",
     "Yamamoto", "Zeller", "Ashford", "Brennan", "Calloway", "Delgado", "Everly", "Fox",
-    "Gil", "Hale", "Ito", "Kerr", "Lund", "Moss", "Ng", "Park", "Reyes", "Shaw", "Tran",
+    "Gil", "Hale", "Ito", "Kerr", "Lund", "Moss", "Ng", "Reyes", "Shaw", "Tran",
     "Vance", "Wolfe", "Young", "Blackwood", "Montgomery", "Fitzgerald", "Vanderbilt",
 )  # fmt: skip
 #: Name fakes by length: a name is replaced by a name of the same length where one exists.
+#: (None of the shipped scenario users' names: a fake is never someone's name there.)
 _NAMES_BY_LENGTH: dict[int, tuple[str, ...]] = {}
 for _name in (*_FIRST_NAMES, *_LAST_NAMES):
     _NAMES_BY_LENGTH[len(_name)] = (*_NAMES_BY_LENGTH.get(len(_name), ()), _name)
+
+#: Words of places, for a street's or a city's fakes (a word of the same length where one exists).
+_PLACE_WORDS = (
+    "Ash", "Bay", "Elm", "Fir", "Way", "Row", "Hill", "Lake", "Mill", "Pine", "Vale",
+    "Wood", "Moor", "Dale", "Glen", "Maple", "Cedar", "Birch", "Aspen", "Grove", "Ridge",
+    "Brook", "Field", "Drive", "Court", "Close", "Meadow", "Harbor", "Summit", "Willow",
+    "Garden", "Valley", "Orchard", "Juniper", "Terrace", "Norwood", "Fairfax", "Ashbury",
+    "Hawthorn", "Elmhurst", "Westbury", "Crescent", "Lakeview", "Greenwood", "Riverside",
+    "Kingsbury", "Cliffside", "Fairhaven", "Bridgeport", "Stonebridge", "Northampton",
+)  # fmt: skip
+_PLACES_BY_LENGTH: dict[int, tuple[str, ...]] = {}
+for _place in _PLACE_WORDS:
+    _PLACES_BY_LENGTH[len(_place)] = (*_PLACES_BY_LENGTH.get(len(_place), ()), _place)
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 #: A number of 7 digits or more, whatever separates its digits; never inside a word or id.
 _LONG_NUMBER = re.compile(r"(?<![\w+.,])\+?\d(?:[ .()/\-]{0,3}\d){6,}(?![\w])")
 #: What looks like a number but is a date or an amount: kept.
 _DATE = re.compile(r"\d{4}-\d\d-\d\d|\d\d?/\d\d?/\d{4}|\d{4}/\d\d/\d\d")
+_DATE_TIME = re.compile(
+    r"(?<!\d)(?:\d{4}-\d\d-\d\d(?:[ T]\d\d:\d\d(?::\d\d)?)?|\d\d?/\d\d?/\d{4}|\d{4}/\d\d/\d\d)(?!\d)"
+)
 _AMOUNT = re.compile(r"[-+]?\d+\.\d\d")
-#: The last four digits a text shows of a number: "ending 0147", "••••3756", "x3756".
-_LAST_FOUR = re.compile(r"(?:(?<=ending )|(?<=ending in )|(?<=[•*·#])|(?<=\bx))\d{4}(?!\d)")
+#: How a text too long for its place is drawn cut short (Rich's and Textual's ellipsis).
+_ELLIPSIS = "…"
+#: The shortest start of a learnt original, cut short, that is faked ("Jo…" is too many words').
+_SHORTEST_CUT = 3
+#: What is left at the end of a cut address or number (before the ellipsis).
+_CUT_SHAPE = re.compile(r"(?:[\w.+-]+@[\w.-]*|\+?\d(?:[ ().\-]{0,3}\d){4,}[ ().\-]*)$")
+#: A cut date or amount: kept, as a whole one is.
+_CUT_KEPT = re.compile(r"\d{4}-[\d-]*|[-+]?\d+\.\d?")
 #: Domains of mail providers: no one's, kept in a fake address.
 _MAIL_PROVIDERS = frozenset(
     {
@@ -96,6 +123,11 @@ _SHORTEST_WORD = 3
 _REMEMBERED = 8192
 
 
+def session_key() -> bytes:
+    """A new random key for a session's fakes (never kept: the next session's fakes differ)."""
+    return os.urandom(32)
+
+
 class Presenter:
     """Whether the session presents, and its fakes (see the module docstring).
 
@@ -108,12 +140,12 @@ class Presenter:
     ) -> None:
         self.active = active or locked
         self.locked = locked
-        self._key = key if key is not None else secrets.token_bytes(32)
+        self._key = key if key is not None else session_key()
         #: Learnt original -> its fake (words, addresses, user ids), matched case-insensitively.
         self._words: dict[str, str] = {}
         self._known: set[str] = set()
-        #: Users whose records were learnt from (their account and identity read).
-        self._users: set[str] = set()
+        #: Of each user, the records learnt from or tried ("account", "identity").
+        self._records: dict[str, set[str]] = {}
         self._pattern: re.Pattern[str] | None = None
         self._lookup: dict[str, str] = {}
         self._seen: dict[str, str] = {}
@@ -122,9 +154,14 @@ class Presenter:
 
     # -- learning ----------------------------------------------------------------
 
-    def knows(self, user_id: str) -> bool:
-        """Whether ``user_id``'s records were learnt from (read, or tried) this session."""
-        return user_id in self._users
+    def missing(self, user_id: str) -> list[str]:
+        """Which of ``user_id``'s records (``account``, ``identity``) were neither read nor tried."""
+        known = self._records.get(user_id, set())
+        return [record for record in RECORDS if record not in known]
+
+    def tried(self, user_id: str, record: str) -> None:
+        """``user_id``'s ``record`` could not be read: not asked for again this session."""
+        self._records.setdefault(user_id, set()).add(record)
 
     def learn_user_ids(self, user_ids: Iterable[str]) -> None:
         """User ids the session shows (recent lookups, tracked jobs): each gets its fake."""
@@ -143,8 +180,15 @@ class Presenter:
         account: Mapping[str, Any] | None = None,
         identity: Mapping[str, Any] | None = None,
     ) -> None:
-        """What ``user_id``'s account and identity records say is the customer's (None: unread)."""
-        self._users.add(user_id)
+        """What ``user_id``'s account and identity records say is the customer's (None: unread).
+
+        Every record the session reads is learnt from, presenting or not, so
+        turning presenter mode on fakes at once what is already drawn.
+        """
+        records = self._records.setdefault(user_id, set())
+        records.update(
+            record for record, raw in (("account", account), ("identity", identity)) if raw
+        )
         self._add(user_id, self._fake_id(user_id))
         identity = identity or {}
         for name in _texts(identity.get("names")):
@@ -171,15 +215,17 @@ class Presenter:
     def _learn_address(self, address: Mapping[str, Any]) -> None:
         street = address.get("street")
         if isinstance(street, str) and street.strip():
-            self._add(street.strip(), self._fake_chars(street.strip(), "street"))
+            self._add(street.strip(), self._fake_place(street.strip(), "street"))
             number = re.match(r"\s*\d+[A-Za-z]?\s+", street)
             name = street[number.end() :].strip() if number else street.strip()
             if len(name.split()) >= 2:  # one word ("Broadway") is a word of too many texts
-                self._add(name, self._fake_chars(name, "street"))
-        for field in ("city", "postal_code"):
-            value = address.get(field)
-            if isinstance(value, str) and len(value.strip()) >= _SHORTEST_WORD:
-                self._add(value.strip(), self._fake_chars(value.strip(), field))
+                self._add(name, self._fake_place(name, "street"))
+        city = address.get("city")
+        if isinstance(city, str) and len(city.strip()) >= _SHORTEST_WORD:
+            self._add(city.strip(), self._fake_place(city.strip(), "city"))
+        postal_code = address.get("postal_code")
+        if isinstance(postal_code, str) and len(postal_code.strip()) >= _SHORTEST_WORD:
+            self._add(postal_code.strip(), self._fake_chars(postal_code.strip(), "postal_code"))
 
     def _add(self, original: str, fake: str) -> None:
         if original.casefold() not in self._known:
@@ -202,6 +248,8 @@ class Presenter:
             return seen
         pattern = self._pattern or self._compile()
         shown = pattern.sub(self._replace, text) if pattern.search(text) else text
+        if _ELLIPSIS in shown:
+            shown = self._cut(shown)
         if len(self._seen) >= _REMEMBERED:
             self._seen.clear()
         self._seen[text] = shown
@@ -220,10 +268,55 @@ class Presenter:
         alternatives = [f"(?P<email>{_EMAIL.pattern})"]
         if words:
             alternatives.append(f"(?P<word>{'|'.join(_bounded(word) for word in words)})")
-        alternatives += [f"(?P<number>{_LONG_NUMBER.pattern})", f"(?P<four>{_LAST_FOUR.pattern})"]
+        # A date (and its time) before a number: its digits are no one's.
+        alternatives += [
+            f"(?P<date>{_DATE_TIME.pattern})",
+            f"(?P<number>{_LONG_NUMBER.pattern})",
+            f"(?P<four>{_LAST_FOUR.pattern})",
+        ]
         self._pattern = re.compile("|".join(alternatives), re.IGNORECASE)
         self._lookup = {word.casefold(): fake for word, fake in self._words.items()}
         return self._pattern
+
+    def _cut(self, text: str) -> str:
+        """``text`` with what was cut short (``Kowalc…``, ``ajohnson@mail.ex…``) faked too.
+
+        A datum too long for its place is drawn cut, with an ellipsis, before
+        the line reaches the presenter: what is left of it is no whole word,
+        number or address. The longest start of a learnt original that ends
+        at the ellipsis becomes the same start of its fake (so a title cut
+        short still reads as the fake id), and a cut address or number of no
+        one learnt is faked by its shape.
+        """
+        parts = text.split(_ELLIPSIS)
+        for index, before in enumerate(parts[:-1]):
+            parts[index] = self._cut_end(before)
+        return _ELLIPSIS.join(parts)
+
+    def _cut_end(self, before: str) -> str:
+        folded = before.casefold()
+        best = 0
+        fake = ""
+        for original, replacement in self._lookup_all():
+            for size in range(
+                min(len(original) - 1, len(folded)), max(best, _SHORTEST_CUT - 1), -1
+            ):
+                start = len(folded) - size
+                whole = start == 0 or not folded[start - 1].isalnum()
+                if whole and folded.endswith(original[:size]):
+                    best, fake = size, replacement[:size]
+                    break
+        if best:
+            return before[: len(before) - best] + _cased_like(before[len(before) - best :], fake)
+        shape = _CUT_SHAPE.search(before)
+        if shape is not None and not _CUT_KEPT.fullmatch(shape.group().strip()):
+            return before[: shape.start()] + self._fake_chars(shape.group(), "cut")
+        return before
+
+    def _lookup_all(self) -> Iterable[tuple[str, str]]:
+        if self._pattern is None:
+            self._compile()
+        return self._lookup.items()
 
     def _replace(self, match: re.Match[str]) -> str:
         found = match.group()
@@ -231,10 +324,15 @@ class Presenter:
         if kind == "word":
             fake = self._lookup.get(found.casefold())
             return _cased_like(found, fake) if fake is not None else self._fake_chars(found, "word")
+        if kind == "date":
+            return found
         if kind == "email":
             return self._fake_email(found)
         if kind == "number":
             if _DATE.fullmatch(found) or _AMOUNT.fullmatch(found):
+                return found
+            cut = match.string[match.end() : match.end() + 1] == _ELLIPSIS
+            if cut and _CUT_KEPT.fullmatch(found):  # a date or an amount cut short
                 return found
             return self._fake_number(found)
         return self._last_four_of(found)
@@ -242,19 +340,43 @@ class Presenter:
     # -- fakes: the original's length and width, drawn from the session's key ----------
 
     def _rng(self, kind: str, original: str) -> random.Random:
+        # Here, not at start-up: hmac brings hashlib, which the app's first
+        # frame does without (tests/tui/test_app_startup.py).
+        import hmac
+
         digest = hmac.new(self._key, f"{kind}\0{original.casefold()}".encode(), "sha256")
         return random.Random(digest.digest())
 
     def _fake_id(self, user_id: str) -> str:
         return self._fake_chars(user_id, "user")
 
-    def _fake_word(self, word: str, kind: str) -> str:
-        """A name of the same length (its case kept) when one exists, else a word of its shape."""
+    def _fake_word(
+        self, word: str, kind: str, words: Mapping[int, tuple[str, ...]] = _NAMES_BY_LENGTH
+    ) -> str:
+        """A name (or a place's word) of the same length, its case kept, where one exists; else a word of its shape."""
         rng = self._rng(kind, word)
-        choices = [n for n in _NAMES_BY_LENGTH.get(len(word), ()) if n.casefold() != word.casefold()]
+        # Never an original learnt this session: a fake must not read as another customer.
+        choices = [
+            n
+            for n in words.get(len(word), ())
+            if n.casefold() != word.casefold() and n.casefold() not in self._known
+        ]
         if word.isascii() and word.isalpha() and choices:
             return _cased_like(word, rng.choice(choices))
         return self._fake_chars(word, kind)
+
+    def _fake_place(self, text: str, kind: str) -> str:
+        """A street or city: each word a place's word of its length, each number another.
+
+        Word by word, so that a street's name reads the same alone ("Oak
+        Lane") and with its number ("12 Oak Lane").
+        """
+        return "".join(
+            self._fake_word(token, "place", _PLACES_BY_LENGTH)
+            if token.isascii() and token.isalpha()
+            else self._fake_chars(token, kind)
+            for token in re.findall(r"[^\W\d_]+|\d+|[\W_]+", text)
+        )
 
     def _fake_chars(self, text: str, kind: str) -> str:
         """Each letter a letter, each digit a digit, each wide character a wide letter; the rest kept."""

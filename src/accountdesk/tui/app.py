@@ -48,6 +48,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 from textual.driver import Driver
+from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
@@ -69,6 +70,7 @@ from accountdesk.tui.messages import (
     MfaNeeded,
     OpenAccount,
     OpenMfaDialog,
+    PresentingChanged,
     ReachabilityChanged,
     ServiceFailed,
     SettingsUnusable,
@@ -76,6 +78,7 @@ from accountdesk.tui.messages import (
     SignedIn,
     SignOutRequested,
 )
+from accountdesk.tui.presenting import PresentingFilter
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.scheduling import TextualScheduler
 from accountdesk.tui.screens.login import LoginScreen
@@ -186,6 +189,14 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
             tooltip="Errors of this session",
         ),
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
+        Binding(
+            "f6",
+            "toggle_presenting",
+            "Present",
+            id="toggle_presenting",
+            show=False,
+            tooltip="Presenter mode: show every customer datum as a fake (turning it off asks)",
+        ),
         # From any screen once signed in: the lookup screen's user id field, as
         # Ctrl+L is there (elsewhere the typed id fired single-letter keys).
         Binding("ctrl+l", "look_up", "Look up a user", id="look_up", show=False),
@@ -210,6 +221,7 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
         super().__init__()
         install_app_seams(self, self._crashed)
         self.toasts = Toasts(self)
+        self._presenting_filter = PresentingFilter(desk.presenter)
         self.demo = tour
         # The sign-in screen is always the first: its sheet read with the
         # app's, so pushing it does not parse every source again in a new
@@ -404,6 +416,68 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
             print("\n".join(self.crash_report), file=sys.stderr)
         return result
 
+    # -- presenter mode ------------------------------------------------------------
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        # Every line of every widget, once laid out and rendered: the customer's
+        # data replaced by fakes of the same cells while presenting (tui.presenting).
+        filters = super().get_line_filters()
+        presenter = self.desk.presenter
+        if not presenter.active:
+            return filters
+        if self._presenting_filter.generation != presenter.generation:
+            # A new filter once more is learnt: Textual keeps each line's filtered
+            # copy by filter, and a line drawn before would keep its old faking.
+            self._presenting_filter = PresentingFilter(presenter)
+        return [*filters, self._presenting_filter]
+
+    def action_toggle_presenting(self) -> None:
+        """Presenter mode on at once; off only once the person says so (it shows real data)."""
+        presenter = self.desk.presenter
+        if not presenter.active:
+            self._set_presenting(True)
+            return
+        if presenter.locked:
+            self.notify(
+                "This page presents, and it cannot be turned off here.",
+                title="Presenting",
+                severity="warning",
+            )
+            return
+        from accountdesk.tui.screens.confirm import ConfirmDialog
+
+        def answered(stop: bool | None) -> None:
+            if stop:
+                self._set_presenting(False)
+
+        self.push_screen(
+            ConfirmDialog(
+                "Stop presenting?",
+                "The customer's real names, numbers and addresses will show on this screen, "
+                "and on any screen shared from it.",
+                yes="Stop presenting",
+            ),
+            callback=answered,
+        )
+
+    def _set_presenting(self, on: bool) -> None:
+        self.desk.set_presenting(on)
+        if on:
+            # What was read is faked at once; a customer on screen whose other
+            # record was never read is read now (learnt within a round trip).
+            shown = {getattr(screen, "user_id", None) for screen in self.screen_stack}
+            for user_id in sorted(user for user in shown if isinstance(user, str)):
+                self.run_worker(
+                    self.desk.learn_customer(user_id), group="presenting", exit_on_error=False
+                )
+        log.info("presenter mode %s", "on" if on else "off")
+        self.notify(
+            "Customer data is shown as fakes."
+            if on
+            else "Customer data is shown as the service sends it.",
+            title="Presenting" if on else "Stopped presenting",
+        )
+
     # -- toasts ------------------------------------------------------------------
 
     def notify(
@@ -441,6 +515,9 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
     def reachability_changed(self) -> None:
         self.post_message(ReachabilityChanged())
 
+    def presenting_changed(self) -> None:
+        self.post_message(PresentingChanged())
+
     # -- message handlers ------------------------------------------------------
 
     def on_jobs_changed(self, message: JobsChanged) -> None:
@@ -453,6 +530,21 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
         for screen in self.screen_stack:
             for header in screen.query(AppHeader):
                 header.show_reachability()
+
+    def on_presenting_changed(self, message: PresentingChanged) -> None:
+        """Presenter mode turned on or off, or new originals learnt: everything drawn again."""
+        from accountdesk.tui.base import DeskModal
+        from accountdesk.tui.widgets.header import AppHeader
+
+        for screen in self.screen_stack:
+            for header in screen.query(AppHeader):
+                header.show_presenting()
+            if isinstance(screen, DeskModal):
+                screen.show_presenting()
+            # What was drawn is kept per widget: drawn again, through the filter as it is now.
+            for node in screen.walk_children(with_self=True):
+                node.refresh()
+        self.toasts.redraw()
 
     def on_show_notice(self, message: ShowNotice) -> None:
         self.show_notice(message.notice)
@@ -596,11 +688,14 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
         folder = Path(path) if path else self.desk.dirs.screenshots_dir
         name = filename or f"accountdesk-{self.desk.wall_time():%Y%m%d-%H%M%S}.svg"
         target = folder / name
-        svg = self.export_screenshot()
+        presenting = self.desk.presenter.active
+        # Drawn as the screen is (through the presenter's filter); its title says so.
+        svg = self.export_screenshot(title=f"{self.title} · PRESENTING" if presenting else None)
         if not self.desk.store.write_text(target, svg):
             return None  # the store told the user why
         log.info("screenshot saved to %s", target)
-        self.notify(str(target), title="Screenshot saved", markup=False)
+        title = "Screenshot saved (presenting: fakes)" if presenting else "Screenshot saved"
+        self.notify(str(target), title=title, markup=False)
         return str(target)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -635,6 +730,15 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
                 "Guided tours…",
                 "Pick a guided tour; it starts from the sign-in screen on a reset sandbox",
                 self.action_tours,
+            )
+        presenting = self.desk.presenter.active
+        if not (presenting and self.desk.presenter.locked):
+            yield SystemCommand(
+                "Stop presenting" if presenting else "Start presenting",
+                "Presenter mode: every customer datum on screen shown as a fake (F6)"
+                if not presenting
+                else "Show the customer's real data again (asks first)",
+                self.action_toggle_presenting,
             )
         if _sandbox_panel_offered(self):
             yield SystemCommand(

@@ -49,6 +49,7 @@ from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from accountdesk.core.desk import Desk
+from accountdesk.core.presenting import PRESENTING
 from accountdesk.tui.messages import ServiceFailed, SettingsUnusable
 from accountdesk.tui.seams.frames import FramedScreen
 from accountdesk.tui.seams.memory import let_go_of_removed_widgets
@@ -78,12 +79,13 @@ _KEYS_WHEN_TOO_SMALL = frozenset({"ctrl+q", "ctrl+c"})
 _focus_kept: WeakKeyDictionary[Screen[Any], Widget | None] = WeakKeyDictionary()
 
 
-def too_small_text(size: Size) -> str:
+def too_small_text(size: Size, *, presenting: bool = False) -> str:
     """What a screen draws instead of itself in a terminal below :data:`MIN_SIZE`."""
-    return (
+    text = (
         f"accountdesk needs at least {MIN_SIZE.width}x{MIN_SIZE.height}; "
         f"this terminal is {size.width}x{size.height}"
     )
+    return f"{PRESENTING} · {text}" if presenting else text
 
 
 def too_small(size: Size) -> bool:
@@ -199,7 +201,9 @@ class _FitsTheTerminal:
 
     def render(self) -> RenderableType:
         if self.has_class(_TOO_SMALL):  # type: ignore[attr-defined]
-            return Text(too_small_text(self.app.size), style="bold")  # type: ignore[attr-defined]
+            app = self.app  # type: ignore[attr-defined]
+            presenting = desk_of(app).presenter.active
+            return Text(too_small_text(app.size, presenting=presenting), style="bold")
         return super().render()  # type: ignore[misc, no-any-return]
 
 
@@ -304,7 +308,18 @@ class DeskModal(FramedScreen, _FitsTheTerminal, ForwardsWorkerFailures, ModalScr
         if desk.signed_in and not self._held:
             self._held = True
             desk.poller.hold()
+        self.show_presenting()
         _toasts_follow(self.app)
+
+    def show_presenting(self) -> None:
+        """The ``PRESENTING`` badge over the dialog's screen, while presenting (or none)."""
+        from accountdesk.tui.presenting import PresentingBadge
+
+        badges = self.query(PresentingBadge)
+        if self.desk.presenter.active and not badges:
+            self.mount(PresentingBadge())
+        elif not self.desk.presenter.active:
+            badges.remove()
 
     def on_unmount(self) -> None:
         if self._held:

@@ -24,6 +24,7 @@ __all__ = [
     "MfaNeeded",
     "OpenAccount",
     "OpenMfaDialog",
+    "PresentingChanged",
     "ReachabilityChanged",
     "RecordScenario",
     "ServiceFailed",
@@ -114,6 +115,10 @@ class ErrorRecorded(Message):
     def __init__(self, record: ErrorRecord) -> None:
         super().__init__()
         self.record = record
+
+
+class PresentingChanged(Message):
+    """Presenter mode was turned on or off, or learnt new originals: draw everything again."""
 
 
 class ReachabilityChanged(Message):

@@ -51,6 +51,7 @@ from accountdesk.core.tours.tour import Tour
 from accountdesk.tui.base import DeskScreen, desk_of
 from accountdesk.tui.driver import Driver
 from accountdesk.tui.messages import ServiceFailed
+from accountdesk.tui.presenting import PRESENTING, presenting_in
 from accountdesk.tui.seams.widgets import binds_any
 from accountdesk.tui.tour_steps import StepNotPossible, perform
 
@@ -102,7 +103,10 @@ class CaptionPanel(Static, can_focus=True):
     def show_caption(self, caption: Caption) -> None:
         # Tour files are a person's text, catalogue texts are ours: all of it
         # is drawn as plain text (Text, Content parts), never parsed as markup.
-        self.border_title = Text(f"{caption.heading} · {caption.position}")
+        heading = f"{caption.heading} · {caption.position}"
+        if presenting_in(self):
+            heading = f"{PRESENTING} · {heading}"
+        self.border_title = Text(heading)
         self.border_subtitle = Text(" · ".join(p for p in (caption.clock, caption.keys) if p))
         self.set_class(caption.failed, "-failed")
         parts: list[str | tuple[str, str]] = [caption.say]

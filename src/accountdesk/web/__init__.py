@@ -50,6 +50,7 @@ def _options(args: argparse.Namespace, token: str) -> ServeOptions:
         log_level=args.log_level,
         allow_remote_live=args.allow_remote_live,
         token=token,
+        present=bool(getattr(args, "present", False)),
     )
 
 

@@ -74,6 +74,8 @@ class ServeOptions:
     max_sessions: int = DEFAULT_MAX_SESSIONS
     #: The token the page and its websocket need; None: a new random one per run.
     token: str | None = field(default=None, repr=False)
+    #: Every session presents, and the page cannot turn it off.
+    present: bool = False
 
     @property
     def sandbox(self) -> bool:
@@ -96,6 +98,8 @@ class ServeOptions:
             argv += ["--profile", self.profile]
         if self.config is not None:
             argv += ["--config", str(self.config)]
+        if self.present:
+            argv += ["--present", "--present-locked"]
         return argv
 
     def describe_service(self) -> str:

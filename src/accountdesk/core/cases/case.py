@@ -122,6 +122,7 @@ async def record_case(
     as_id: str | None = None,
     append: bool = False,
     replace: bool = False,
+    presenting: bool = False,
 ) -> SavedCase:
     """Record ``user_id`` and write it to ``target``; :class:`RecordError` or :class:`CaseFileError`.
 
@@ -134,8 +135,10 @@ async def record_case(
     The jobs the recording starts and leaves unfinished are in the result
     (or in the :class:`RecordError`): the contract has no call that ends a
     job, and until one ends the user's next job of its kind is refused
-    (AC-112).
+    (AC-112). One recorded while ``presenting`` is redacted, whatever
+    ``redact`` says, and its notes say why.
     """
+    redact = redact or presenting
     existing = await asyncio.to_thread(_existing, target, append=append, replace=replace)
     recording = await record_user(
         client, user_id, service=service, now=now, with_jobs=with_jobs, job_wait=job_wait
@@ -148,11 +151,22 @@ async def record_case(
     user = await asyncio.to_thread(
         pack_user, recording, case_number=number, redact=redact, user_id=as_id
     )
+    if presenting:
+        _note_presenting(user)
     await asyncio.to_thread(_write, store, target, user, existing=existing)
     notes = list(user["recorded"].get("notes", []))
     return SavedCase(
         target, user["id"], answer_lines(recording), notes, redact, recording.left_jobs()
     )
+
+
+#: The note of a case saved while presenting (its file and the toast say so).
+PRESENTING_NOTE = "recorded while presenting: redacted, whatever was asked"
+
+
+def _note_presenting(user: dict[str, Any]) -> None:
+    recorded = user.setdefault("recorded", {})
+    recorded["notes"] = [*recorded.get("notes", []), PRESENTING_NOTE]
 
 
 def _existing(target: Path, *, append: bool, replace: bool) -> str | None:
@@ -248,8 +262,14 @@ def error_user(
 
 
 async def error_case(desk: Desk, record: ErrorRecord, *, redact: bool = True) -> SavedCase:
-    """Save the scenario of one error of the log (CaseFileError when it has none)."""
+    """Save the scenario of one error of the log (CaseFileError when it has none).
+
+    Redacted while presenting, whatever ``redact`` says (and its notes say so).
+    """
     from accountdesk.contract.identifiers import sandbox_user_id_problem
+
+    presenting = desk.presenter.active
+    redact = redact or presenting
 
     folder = scenarios_folder(desk.dirs.data_dir)
     number = await asyncio.to_thread(next_case_number, None, [folder])
@@ -264,6 +284,8 @@ async def error_case(desk: Desk, record: ErrorRecord, *, redact: bool = True) ->
     )
     if sandbox_user_id_problem(user["id"]):
         user["id"] = case_id(number)
+    if presenting:
+        _note_presenting(user)
     target = await asyncio.to_thread(new_case_path, folder, user["id"], desk.wall_time())
     await asyncio.to_thread(_write, desk.store, target, user, existing=None)
     answer = user["answers"][0]

@@ -31,7 +31,14 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["FOUND_IN_MESSAGE", "REDACTED_FIELDS", "Redactor", "case_id", "fields_redacted"]
+__all__ = [
+    "FOUND_IN_MESSAGE",
+    "LAST_FOUR",
+    "REDACTED_FIELDS",
+    "Redactor",
+    "case_id",
+    "fields_redacted",
+]
 
 #: What a redacted recording replaced, as its header and ``recorded.redacted`` say.
 REDACTED_FIELDS = (
@@ -102,6 +109,8 @@ _FOUND_BY_DIGITS = 7
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _LONG_NUMBER = re.compile(r"(?<![\w+])\+?\d(?:[ .()/\-]{0,3}\d){6,}(?!\w)")
 _DATE = re.compile(r"\d{4}-\d\d-\d\d|\d\d?/\d\d?/\d{4}")
+#: The last four digits a text shows of a number: "ending 0147", "••••3756", "x3756".
+LAST_FOUR = re.compile(r"(?:(?<=ending )|(?<=ending in )|(?<=[•*·#])|(?<=\bx))\d{4}(?!\d)")
 #: Fake names for e-mail addresses found in a text are drawn apart from the identity's.
 _SEEN_IN_TEXT = 1_000
 #: (city, state, first digits of its ZIP codes) in the United States.
@@ -278,14 +287,22 @@ class Redactor:
         return [value for value in self._fakes if not value.startswith("\0")]
 
     def text(self, text: str) -> str:
-        """``text`` with every original replaced by its fake (whole words and numbers only)."""
+        """``text`` with every original replaced by its fake (whole words and numbers only).
+
+        The last four digits of a learnt number, where a text says they are
+        (``card ending 4417``, ``••••4417``, ``x4417``), become its fake's.
+        """
         if not self._fakes or not text:
             return text
         pattern = self._compiled()
         lookup = self._lookup  # built with the pattern: this runs for every text of a statement
-        return pattern.sub(
+        text = pattern.sub(
             lambda match: lookup.get(match.group().lower()) or self._fake_of(match.group()), text
         )
+        if self._last_four:
+            last_four = self._last_four
+            text = LAST_FOUR.sub(lambda match: last_four.get(match.group(), match.group()), text)
+        return text
 
     def _fake_of(self, found: str) -> str:
         fake_digits = self._digits.get(re.sub(r"\D", "", found))

@@ -109,6 +109,7 @@ def errors_markdown(
     service_url: str,
     exported_at: datetime,
     secrets: Iterable[str | None] = (),
+    presenting: bool = False,
 ) -> str:
     """The records as a Markdown document for a ticket, oldest first."""
     extra = tuple(secrets)
@@ -119,6 +120,7 @@ def errors_markdown(
         f"- Exported: {_when(exported_at)}",
         f"- Errors: {len(records)}, oldest first",
         f"- accountdesk {__version__}",
+        *(["- Presenting: the customer's data is shown as fakes"] if presenting else []),
     ]
     for number, record in enumerate(records, 1):
         r = record.cleaned(extra)
@@ -169,6 +171,7 @@ def errors_json(
     service_url: str,
     exported_at: datetime,
     secrets: Iterable[str | None] = (),
+    presenting: bool = False,
 ) -> str:
     """The records as one JSON document (``errors`` oldest first)."""
     extra = tuple(secrets)
@@ -179,6 +182,8 @@ def errors_json(
         "exported_at": exported_at.isoformat(),
         "service_url": service_url or None,
         "embedded_sandbox": not service_url,
+        # Presenter mode: the customer's data in it is fakes (core.presenting).
+        **({"presenting": True} if presenting else {}),
         "errors": [_record_json(record.cleaned(extra)) for record in records],
     }
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
@@ -260,7 +265,16 @@ def export_errors(desk: Desk, report: ReportFormat) -> Path | None:
     service_url = "" if desk.embedded else desk.service_url
     secrets = (desk.settings.api_secret.get_secret_value(),)
     render = errors_markdown if report is ReportFormat.MARKDOWN else errors_json
-    text = render(desk.error_log.records, service_url=service_url, exported_at=now, secrets=secrets)
+    presenting = desk.presenter.active
+    text = render(
+        desk.error_log.records,
+        service_url=service_url,
+        exported_at=now,
+        secrets=secrets,
+        presenting=presenting,
+    )
+    # Presenting: what leaves the app carries the fakes the screen shows (core.presenting).
+    text = desk.presenter.text(text)
     # Named by the wall clock: a moved sandbox clock would name it hours off.
     target = desk.dirs.exports_dir / f"errors-{desk.wall_time():%Y%m%d-%H%M%S}.{report.value}"
     return target if desk.store.write_text(target, text) else None

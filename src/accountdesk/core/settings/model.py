@@ -103,6 +103,8 @@ class Profile(BaseModel):
     theme: str | None = None
     #: A training sandbox's control token: F4 then shows the room (trainees).
     sandbox_control_token: SecretStr | None = None
+    #: Presenter mode from the start (a demo machine's profile).
+    present: bool | None = None
 
     @field_validator("base_url")
     @classmethod
@@ -146,6 +148,10 @@ class Settings(BaseModel):
     sandbox_control_token: SecretStr | None = Field(
         default=None,
         description="the control token of a sandbox served beyond loopback or of a training room (its clock, reset, the trainees in F4)",
+    )
+    present: bool = Field(
+        default=False,
+        description="presenter mode from the start: every customer datum on screen shown as a fake",
     )
     #: Keys of the config file this version does not know (ignored; the app logs them).
     ignored_keys: tuple[str, ...] = ()

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 __all__ = ["StartSettings", "read_start_settings"]
 
 #: What the first frame reads, and what decides whether it may be read quickly.
-_READ = ("base_url", "api_key", "api_secret", "theme", "keymap", "max_response_mb")
+_READ = ("base_url", "api_key", "api_secret", "theme", "keymap", "max_response_mb", "present")
 #: The model's default (Settings.max_response_mb); the validated value replaces it.
 _DEFAULT_MAX_RESPONSE_MB = 64
 
@@ -60,6 +60,8 @@ class StartSettings:
     theme: str | None = None
     keymap: Mapping[str, str] = field(default_factory=dict)
     max_response_mb: int = _DEFAULT_MAX_RESPONSE_MB
+    #: Presenter mode from the start (``--present``, ``ACCOUNTDESK_PRESENT``, the file).
+    present: bool = False
     flags: Mapping[str, Any] = field(default_factory=dict, repr=False)
     #: The config file as read for the first frame: validated as drawn, not read again.
     document: Mapping[str, Any] = field(default_factory=dict, repr=False)
@@ -111,6 +113,9 @@ def read_start_settings(config_path: Path, flags: Mapping[str, Any]) -> StartSet
         limit = _DEFAULT_MAX_RESPONSE_MB
     elif isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 4096:
         return None
+    present = _flag(values.get("present", False))
+    if present is None:
+        return None
     key_given = "api_key" in given or f"{ENV_PREFIX}API_KEY" in env
     if not key_given:  # a key in the file belongs to a live service (load_settings)
         api_key, secret = SANDBOX_API_KEY, SANDBOX_API_SECRET
@@ -125,6 +130,20 @@ def read_start_settings(config_path: Path, flags: Mapping[str, Any]) -> StartSet
         theme=theme,
         keymap=dict(keymap),
         max_response_mb=limit,
+        present=present,
         flags=dict(flags),
         document=document,
     )
+
+
+def _flag(value: Any) -> bool | None:
+    """A yes or no as pydantic reads one (``1``, ``true``, ``yes``, ``on``); None: not one."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in {"1", "true", "yes", "on", "t", "y"}:
+            return True
+        if word in {"0", "false", "no", "off", "f", "n"}:
+            return False
+    return None

@@ -41,7 +41,9 @@ class StoppedClock:
         return self.start
 
 
-def demo_settings(config_path: Path, *, profile: str | None = None) -> Settings:
+def demo_settings(
+    config_path: Path, *, profile: str | None = None, present: bool | None = None
+) -> Settings:
     """The user's settings (theme, keymap) on the embedded sandbox with its demo credential.
 
     Whatever service and key the config file names, a demo signs in to the
@@ -53,6 +55,7 @@ def demo_settings(config_path: Path, *, profile: str | None = None) -> Settings:
         "api_key": SANDBOX_API_KEY,
         "api_secret": SANDBOX_API_SECRET,
         "profile": profile,
+        "present": present,
     }
     return load_settings(config_path, flags=flags)
 

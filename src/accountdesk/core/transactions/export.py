@@ -39,9 +39,25 @@ def export_text(path: Path, count: int, *, complete: bool = True) -> str:
     return f"Saved {count:,} {noun}{part} to\n{path.name}\nin {path.parent}"
 
 
-def write_csv(data: TransactionData, order: Sequence[int], store: Store, path: Path) -> int | None:
-    """Write ``data``'s rows ``order`` to ``path`` (atomic, 0600); the row count, or None."""
+def write_csv(
+    data: TransactionData,
+    order: Sequence[int],
+    store: Store,
+    path: Path,
+    *,
+    shown: Callable[[str], str] | None = None,
+) -> int | None:
+    """Write ``data``'s rows ``order`` to ``path`` (atomic, 0600); the row count, or None.
+
+    ``shown``: each text (a description, a category) as it may leave the app
+    (presenting: with the fakes the screen shows).
+    """
     cells = [_CELLS[column.key](data) for column in COLUMNS]
+    if shown is not None:
+        cells = [
+            _through(cell, shown) if column.key in _TEXTS else cell
+            for column, cell in zip(COLUMNS, cells, strict=True)
+        ]
 
     def write(stream: IO[str]) -> int:
         writer = csv.writer(stream)
@@ -56,6 +72,14 @@ def write_csv(data: TransactionData, order: Sequence[int], store: Store, path: P
 def _currency(data: TransactionData) -> Callable[[int], str]:
     currency = data.currency or ""
     return lambda _row: currency
+
+
+#: The columns that hold the bank's text (a customer's name may be in them).
+_TEXTS = frozenset({"description", "category"})
+
+
+def _through(cell: Callable[[int], str], shown: Callable[[str], str]) -> Callable[[int], str]:
+    return lambda row: shown(cell(row))
 
 
 #: For each column, what its cell of a row says (given the data once, then the row).

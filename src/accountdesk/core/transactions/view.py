@@ -10,7 +10,7 @@ export writes (:mod:`.export`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -144,8 +144,13 @@ class TransactionView:
 
     # -- export --------------------------------------------------------------
 
-    def export_csv(self, store: Store, path: Path) -> int | None:
-        """Write the rows shown, in order, to ``path`` (atomic, 0600); the row count, or None."""
+    def export_csv(
+        self, store: Store, path: Path, *, shown: Callable[[str], str] | None = None
+    ) -> int | None:
+        """Write the rows shown, in order, to ``path`` (atomic, 0600); the row count, or None.
+
+        ``shown``: each text as it may leave the app (presenting: the fakes).
+        """
         # Runs in a thread: a filter typed meanwhile replaces ``self.view``
         # (never changes it in place), so write and count the order seen now.
-        return write_csv(self.data, self.view.tolist(), store, path)
+        return write_csv(self.data, self.view.tolist(), store, path, shown=shown)

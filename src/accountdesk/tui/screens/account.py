@@ -169,6 +169,7 @@ them again). Errors become toasts and the panel says what is missing.
         self.job_starts = JobStarts(self, user_id)
 
     def compose(self) -> ComposeResult:
+        self.desk.presenter.learn_user_ids([self.user_id])  # the title names it
         yield AppHeader(f"Account · {self.user_id}")
         with Horizontal(id="account-panels"):
             with Vertical(id="account-panel", classes="panel"):
@@ -226,13 +227,18 @@ them again). Errors become toasts and the panel says what is missing.
 
     @work(exclusive=True, exit_on_error=False, group="account", name="get_account")
     async def _load(self) -> None:
-        client = self.desk.client
+        desk, client = self.desk, self.desk.client
         try:
             account = await client.get_account(self.user_id)
         except AccountDataError as error:
+            desk.presenter.tried(self.user_id, "account")
+            await desk.learn_customer(self.user_id)  # the error may name the customer
             self.post_message(ServiceFailed(error, "get_account"))
             return
-        self.post_message(AccountLoaded(account, self.desk.now()))
+        # Presenting: the customer's names learnt before any is drawn (core.presenting).
+        desk.learn_from_read(self.user_id, account=account)
+        await desk.learn_customer(self.user_id)
+        self.post_message(AccountLoaded(account, desk.now()))
         await self._read_balance(client)
 
     @work(exclusive=True, exit_on_error=False, group="balance", name="get_balance")

@@ -110,13 +110,18 @@ def copy_text(
     ``suffix`` name the file (``ticket-<time>.txt``).
     """
     desk = screen.desk
+    presenting = desk.presenter.active
+    if presenting:
+        # What leaves the app carries the fakes the screen shows, and says so.
+        text = desk.presenter.text(text)
+        title = f"{title} (presenting: fakes)"
     route = clipboard_route(desk.settings.clipboard)
     if route.osc52:
         screen.app.copy_to_clipboard(text)
         screen.notify(
             f"{title}, through the terminal (OSC 52). Nothing to paste? "
             'Set clipboard = "file" in the config file.',
-            title="Copied",
+            title="Copied (presenting: fakes)" if presenting else "Copied",
             markup=False,
         )
         return

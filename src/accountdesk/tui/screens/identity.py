@@ -56,6 +56,7 @@ If nothing is shown, start one and reload here with `l` once it completed.
         self.identity: Identity | None = None
 
     def compose(self) -> ComposeResult:
+        self.desk.presenter.learn_user_ids([self.user_id])  # the title names it
         yield AppHeader(f"Identity · {self.user_id}")
         with VerticalScroll(id="identity-body"):
             # One line when the service refuses: four sections each saying
@@ -78,11 +79,17 @@ If nothing is shown, start one and reload here with `l` once it completed.
 
     @work(exclusive=True, exit_on_error=False, group="identity", name="get_identity")
     async def _load(self) -> None:
+        desk = self.desk
         try:
-            identity = await self.desk.client.get_identity(self.user_id)
+            identity = await desk.client.get_identity(self.user_id)
         except AccountDataError as error:
+            desk.presenter.tried(self.user_id, "identity")
+            await desk.learn_customer(self.user_id)  # the error may name the customer
             self.post_message(ServiceFailed(error, "get_identity"))
             return
+        # Presenting: what the identity holds is learnt before any of it is drawn.
+        desk.learn_from_read(self.user_id, identity=identity)
+        await desk.learn_customer(self.user_id)
         self.post_message(IdentityLoaded(identity))
 
     def on_identity_loaded(self, message: IdentityLoaded) -> None:

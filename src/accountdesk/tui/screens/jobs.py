@@ -36,6 +36,7 @@ from accountdesk.core.jobs.rows import (
 from accountdesk.core.jobs.tracker import TrackedJob
 from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import OpenAccount, OpenMfaDialog
+from accountdesk.tui.presenting import TypedField
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.fitted_table import FittedTable, cell
 from accountdesk.tui.widgets.footer import AppFooter
@@ -141,7 +142,7 @@ service tells (the sandbox does).
     def compose(self) -> ComposeResult:
         yield AppHeader("Jobs")
         yield Static(id="jobs-status")
-        yield Input(
+        yield TypedField(
             placeholder="Filter by user, kind or status  ( / )", id="jobs-filter", compact=True
         )
         yield FittedTable(

@@ -29,6 +29,7 @@ from accountdesk.core.settings.start import StartSettings
 from accountdesk.tui.base import DeskScreen, settings_usable
 from accountdesk.tui.messages import ScreenShown, ServiceFailed, ServiceIdentified, SignedIn
 from accountdesk.tui.preload import preload_transactions_modules
+from accountdesk.tui.presenting import TypedField
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
@@ -115,11 +116,11 @@ nothing is written there unless you tick it.
             yield Static("Sign in to the Account Data Service", id="login-title")
             yield Label("Base URL", classes="field-label")
             if desk.embedded:
-                yield Input(
+                yield TypedField(
                     "embedded sandbox (in-process, no network)", id="base-url", disabled=True
                 )
             else:
-                yield Input(
+                yield TypedField(
                     desk.service_url,
                     id="base-url",
                     placeholder="https://api.example.com",
@@ -127,10 +128,12 @@ nothing is written there unless you tick it.
                 )
                 yield Static("", id="base-url-problem", markup=False)
             yield Label("API key", classes="field-label")
-            yield Input(first.api_key, id="api-key", placeholder="API key", select_on_focus=False)
+            yield TypedField(
+                first.api_key, id="api-key", placeholder="API key", select_on_focus=False
+            )
             yield Label("API secret", classes="field-label")
             with Horizontal(id="secret-row"):
-                yield Input(
+                yield TypedField(
                     _secret_text(first),
                     id="api-secret",
                     password=True,

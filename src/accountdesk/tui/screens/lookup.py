@@ -23,6 +23,7 @@ from accountdesk.core.user_ids import lookup_problem
 from accountdesk.tui.base import DeskScreen
 from accountdesk.tui.messages import SignOutRequested
 from accountdesk.tui.preload import preload_transactions_screen
+from accountdesk.tui.presenting import TypedField
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.header import AppHeader
@@ -67,7 +68,7 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
         yield AppHeader("Look up a user")
         with Vertical(id="lookup-body"):
             yield Label("User id", classes="field-label")
-            yield Input(id="user-id", placeholder="e.g. user_good — Enter to open")
+            yield TypedField(id="user-id", placeholder="e.g. user_good — Enter to open")
             yield Static("", id="user-id-problem", markup=False)
             with Horizontal(id="lookup-lists"):
                 with Vertical(id="recent-panel", classes="panel"):
@@ -119,6 +120,7 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
         if not message.users:
             scenarios.add_option(Option("Scenario list unavailable", disabled=True))
             return
+        self.desk.presenter.learn_user_ids(user.user_id for user in message.users)
         width = max(len(user.user_id) for user in message.users)
         scenarios.add_options(
             Option(ScenarioRow(user, width), id=user.user_id) for user in message.users
@@ -144,6 +146,10 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
     def _picked(self, event: OptionList.OptionSelected) -> None:
         if event.option.id is None:
             return
+        if self.desk.presenter.active:
+            # The box shows what is typed, unfiltered: a picked id is no presenter's typing.
+            self._open(event.option.id)
+            return
         self.query_one("#user-id", Input).value = event.option.id
         self.action_lookup()
 
@@ -154,13 +160,18 @@ link, bank down...): select one with the mouse or the arrow keys and Enter.
 
     def action_lookup(self) -> None:
         """Open the account of the typed user id, if the id is acceptable."""
-        from accountdesk.tui.screens.account import AccountScreen
 
         user_id = self.query_one("#user-id", Input).value
         problem = self._problem(user_id)
         self._show_problem(problem)
         if problem is not None:
             return
+        self._open(user_id)
+
+    def _open(self, user_id: str) -> None:
+        from accountdesk.tui.screens.account import AccountScreen
+
+        self.desk.presenter.learn_user_ids([user_id])  # a toast may name it before any title
         self.desk.recents.add(user_id)
         self._opened_account = True
         self.app.push_screen(AccountScreen(user_id))

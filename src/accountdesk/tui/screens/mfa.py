@@ -35,6 +35,7 @@ from accountdesk.core.jobs.tracker import TrackedJob
 from accountdesk.core.mfa import MfaResult, MfaSession, MfaState, MfaStep
 from accountdesk.tui.base import DeskModal
 from accountdesk.tui.messages import ServiceFailed
+from accountdesk.tui.presenting import TypedField
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.footer import AppFooter
 
@@ -128,7 +129,7 @@ authentication). Type the answer and press Enter (or Submit).
             box.border_title = Text(f"MFA · {kind_label(self.kind)} for {self.user_id}")
             yield Label(Text(question or "The bank asks for a code."), id="mfa-question")
             # Enter submits: said here, as the answer box keeps Enter from the key bar.
-            yield Input(placeholder="Answer, then Enter", id="mfa-answer", max_length=128)
+            yield TypedField(placeholder="Answer, then Enter", id="mfa-answer", max_length=128)
             with Horizontal(id="mfa-facts"):
                 yield Label(id="mfa-attempts")
                 yield Label(id="mfa-countdown")

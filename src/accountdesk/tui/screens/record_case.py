@@ -36,6 +36,7 @@ from accountdesk.core.cases.files import scenarios_folder
 from accountdesk.core.formatting import home_path
 from accountdesk.tui.base import DeskModal
 from accountdesk.tui.messages import ServiceFailed
+from accountdesk.tui.presenting import TypedField
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.widgets.footer import AppFooter
 from accountdesk.tui.widgets.tick_box import TickBox
@@ -120,7 +121,7 @@ Nothing saved holds a token, a key or a secret.
             yield Static("", id="record-warning", markup=False)
             with Horizontal(id="record-file"):
                 yield Label("Save as", id="record-file-label")
-                yield Input(self._default_path(redact=True), id="record-path", compact=True)
+                yield TypedField(self._default_path(redact=True), id="record-path", compact=True)
             yield Static("", id="record-result", markup=False)
             with Horizontal(id="record-buttons"):
                 yield Button("Record", id="record-go", variant="primary", compact=True)
@@ -128,9 +129,24 @@ Nothing saved holds a token, a key or a secret.
         yield AppFooter()
 
     def on_mount(self) -> None:
+        self._follow_presenting()
         self._show_warning()
         self.query_one("#record-result").display = False
         self.query_one("#record-go", Button).focus()
+
+    def show_presenting(self) -> None:
+        super().show_presenting()
+        if self.is_mounted and self.saved is None:
+            self._follow_presenting()
+            self._show_warning()
+
+    def _follow_presenting(self) -> None:
+        # A recording made while presenting is the redacted one (core.cases.case):
+        # the box says so rather than offering what will not be done.
+        box = self.query_one("#record-redact", Checkbox)
+        if self.desk.presenter.active and not box.value:
+            box.value = True
+        box.disabled = self.desk.presenter.active
 
     def _default_path(self, *, redact: bool) -> str:
         # A redacted case is never named after the customer's user id; it is named
@@ -162,7 +178,9 @@ Nothing saved holds a token, a key or a secret.
         self.query_one("#record-jobs-note").display = jobs
         if live and self.query_one("#record-jobs", Checkbox).value:
             warnings.append("These are real jobs on the live service.")
-        if not self.query_one("#record-redact", Checkbox).value:
+        if self.desk.presenter.active:
+            warnings.append("Presenting: the recording is redacted.")
+        elif not self.query_one("#record-redact", Checkbox).value:
             warnings.append("Not redacted: the file will hold the customer's data as sent.")
         note = self.query_one("#record-warning", Static)
         note.update(Text(" ".join(warnings), style="bold yellow"))
@@ -208,6 +226,7 @@ Nothing saved holds a token, a key or a secret.
                 cases_folder=scenarios_folder(desk.dirs.data_dir),
                 redact=redact,
                 with_jobs=with_jobs,
+                presenting=desk.presenter.active,
             )
         except RecordError as error:
             desk.track_left_jobs(self.user_id, error.left)

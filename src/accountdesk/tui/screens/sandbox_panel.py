@@ -43,6 +43,7 @@ from accountdesk.core.formatting import format_time
 from accountdesk.core.tours.clock_steps import describe_step, parse_clock_step
 from accountdesk.tui.base import DeskModal
 from accountdesk.tui.messages import ServiceFailed
+from accountdesk.tui.presenting import TypedField
 from accountdesk.tui.resources import styles_path
 from accountdesk.tui.screens.confirm import ConfirmDialog
 from accountdesk.tui.widgets.footer import AppFooter
@@ -110,7 +111,7 @@ Controls of the **sandbox** (never shown on a live service).
                 yield Button("+1 min", id="plus-1m", compact=True)
                 yield Button("+5 min", id="plus-5m", compact=True)
                 yield Button("+15 min", id="plus-15m", compact=True)
-                yield Input(
+                yield TypedField(
                     placeholder="or 90s, 5m, 2h + Enter",
                     id="clock-step",
                     max_length=16,

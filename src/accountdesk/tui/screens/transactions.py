@@ -163,6 +163,7 @@ transactions job on the account screen first if the list is empty.
         self._early: EarlyFilter | None = None
 
     def compose(self) -> ComposeResult:
+        self.desk.presenter.learn_user_ids([self.user_id])  # the title names it
         yield AppHeader(f"Transactions · {self.user_id}")
         yield FilterBar()
         yield TransactionTable(id="transactions-table")
@@ -215,6 +216,8 @@ transactions job on the account screen first if the list is empty.
         read = self.read
         if read is None:
             return
+        # Presenting: the customer's names learnt before a description is drawn.
+        await self.desk.learn_customer(self.user_id)
         data: TransactionData | None = None
         told = 0.0
         try:
@@ -532,7 +535,9 @@ transactions job on the account screen first if the list is empty.
             self.notify("Nothing to export yet.", title="CSV", severity="warning")
             return
         # The exports folder is kept beside the app's other files, in the data folder.
-        self._export(export_path(self.desk.dirs.exports_dir, self.user_id, self.desk.wall_time()))
+        # Presenting: named by the fake id the screen shows (presenter.user_id).
+        user_id = self.desk.presenter.user_id(self.user_id)
+        self._export(export_path(self.desk.dirs.exports_dir, user_id, self.desk.wall_time()))
 
     @work(
         exclusive=True,
@@ -544,15 +549,18 @@ transactions job on the account screen first if the list is empty.
     def _export(self, path: Path) -> None:
         assert self.view is not None
         complete = self.view.data.complete
-        count = self.view.export_csv(self.desk.store, path)
+        presenter = self.desk.presenter
+        shown = presenter.text if presenter.active else None
+        count = self.view.export_csv(self.desk.store, path, shown=shown)
         if count is not None:  # a failure was reported by the store
             self.post_message(TransactionsExported(path, count, complete=complete))
 
     def on_transactions_exported(self, message: TransactionsExported) -> None:
         self.last_export = message.path
+        presenting = self.desk.presenter.active
         self.notify(
             export_text(message.path, message.count, complete=message.complete),
-            title="CSV exported",
+            title="CSV exported (presenting: fakes)" if presenting else "CSV exported",
             markup=False,
         )
 

@@ -1,5 +1,8 @@
 """The bar at the top of every screen: app name, screen title and the service badge.
 
+While presenting (presenter mode), ``PRESENTING`` stands before the service
+badge: it never gives way for anything else.
+
 The badge is the one thing nobody may miss: black on yellow ``SANDBOX`` for
 the embedded fake (``SANDBOX host`` for one served over HTTP), white on red
 ``LIVE host`` for a real service, ``LIVE host · not encrypted`` when that is
@@ -20,6 +23,7 @@ from textual.widgets import Static
 
 from accountdesk.core.service_identity import ServiceKind
 from accountdesk.tui.base import desk_of
+from accountdesk.tui.presenting import presenting_badge
 
 if TYPE_CHECKING:
     from accountdesk.core.desk import Desk
@@ -75,6 +79,9 @@ class AppHeader(Horizontal):
         yield Static(HINT, id="header-hint", markup=False)
         yield Static(desk.signed_in_as, id="signed-in-as", markup=False)
         yield Static(self._reachability(), id="reachability", markup=False)
+        presenting = Static(presenting_badge(), id="presenting", markup=False)
+        presenting.display = desk.presenter.active
+        yield presenting
         text, kind = _badge(desk)
         badge = Static(text, id="service-badge", markup=False)
         badge.add_class(f"-{kind}")
@@ -95,6 +102,8 @@ class AppHeader(Horizontal):
             return cell_len(text) + (_PADDING if selector != "#service-badge" else 0)
 
         needed = cells("#app-name") + cells("#screen-title") + cells("#service-badge")
+        if self.query_one("#presenting", Static).display:  # never given up either
+            needed += cell_len(presenting_badge().plain) + 1  # and its margin (app.tcss)
         reachability = self.query_one("#reachability", Static)
         reachability.display = self._has_text("#reachability")
         if reachability.display:  # never given up for hints: it is where you are
@@ -124,6 +133,11 @@ class AppHeader(Horizontal):
     def _reachability(self) -> str:
         since = desk_of(self.app).unreachable_since
         return "" if since is None else f"no answer since {since:%H:%M:%S}"
+
+    def show_presenting(self) -> None:
+        """Show or hide ``PRESENTING`` (presenter mode turned on or off)."""
+        self.query_one("#presenting", Static).display = desk_of(self.app).presenter.active
+        self.fit()
 
     def show_reachability(self) -> None:
         """Repaint the unreachable note (the desk's state changed)."""

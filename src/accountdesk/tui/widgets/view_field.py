@@ -6,12 +6,13 @@ from typing import ClassVar
 
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.widgets import Input
+
+from accountdesk.tui.presenting import TypedField
 
 __all__ = ["ViewField"]
 
 
-class ViewField(Input):
+class ViewField(TypedField):
     """A box that narrows the view: Escape clears it and gives the keys back to the table."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
