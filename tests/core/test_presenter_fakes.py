@@ -186,3 +186,90 @@ def test_what_was_read_is_known_and_only_the_rest_is_missing() -> None:
     assert chosen.missing("user_good") == []
     chosen.active = True
     assert chosen.text("Avery's Checking") != "Avery's Checking"
+
+
+# -- found trying it before a demo, with a customer whose data is awkward -------
+
+AWKWARD_IDENTITY = {
+    "names": ["Mary-Jane O'Neil-Smith", "Bo Li", "山田 太郎"],
+    "emails": ["mj.oneil@oneilfamily.net"],
+    "phone_numbers": ["(773) 555-0199"],
+    "addresses": [
+        {
+            "street": "4410 North Clark Street Apartment 3 Rear Unit Building C",
+            "city": "Rancho Santa Margarita",
+            "postal_code": "92688-1234",
+            "country": "US",
+        }
+    ],
+}
+AWKWARD_ACCOUNT = {
+    "account_name": "Mary-Jane's Joint Checking",
+    "account_number": "6023418857",
+    "account_number_masked": "XXXXXX8857",
+    "routing_number": "271070801",
+}
+#: Each line a reviewer saw drawn with an original in it, and that original.
+AWKWARD_LINES = [
+    ("Number       XXXXXX8857", "8857"),
+    ("Balance unavailable (acct XXXXXX8857, phone 773-555-0199)", "8857"),
+    ("Enter the code sent to XXX-XXX-0199", "0199"),
+    ("2026-11-20  Zelle to O'NEIL  -20.00", "neil"),
+    ("2026-11-19  Transfer from MARY-JANE  -30.00", "mary"),
+    ("2026-11-18  Venmo *Smith  -40.00", "smith"),
+    ("2026-11-17  Zelle to LI  -50.00", " li "),
+    ("2026-11-16  Mary Jane ONeil Smith refund  -95.00", "oneil"),
+    ("2026-11-15  Postal 92688 store  -11.00", "92688"),
+    ("2026-11-14  Rent 4410 North Clark Street Apt 3  -70.00", "clark"),
+    ("2026-11-13  to 太郎 100-0001  -50.00", "太郎"),
+]
+
+
+def awkward() -> Presenter:
+    chosen = Presenter(active=True, key=b"k" * 32)
+    chosen.learn("user_alpha", account=AWKWARD_ACCOUNT, identity=AWKWARD_IDENTITY)
+    return chosen
+
+
+@pytest.mark.parametrize(("line", "original"), AWKWARD_LINES)
+def test_parts_of_names_masked_numbers_and_partial_addresses_are_faked(
+    line: str, original: str
+) -> None:
+    shown = awkward().text(line)
+    assert original.casefold() not in f" {shown.casefold()} ", shown
+    assert len(shown) == len(line)
+
+
+def test_a_masked_number_ends_as_its_revealed_fake_does() -> None:
+    chosen = awkward()
+    revealed = chosen.text("6023418857")
+    assert chosen.text("XXXXXX8857") == f"XXXXXX{revealed[-4:]}"
+
+
+def test_an_address_wrapped_over_two_lines_is_faked_on_both() -> None:
+    chosen = awkward()
+    whole = chosen.text("4410 North Clark Street Apartment 3 Rear Unit Building C")
+    first = chosen.text("│ 4410 North Clark Street Apartment 3 │")
+    second = chosen.text("│ Rear Unit Building C, Rancho Santa Margarita │")
+    assert "clark" not in first.casefold() and "rear unit building" not in second.casefold()
+    assert first == f"│ {whole[: len('4410 North Clark Street Apartment 3')]} │"
+
+
+def test_what_is_drawn_twice_is_faked_once() -> None:
+    # A dialog's screen draws the screen under it again; a dialog's text box
+    # holds text already faked: neither may become a fake of the fake.
+    chosen = presenter()
+    for line in [*LINES, "write to someone@elsewhere.example or call 212-555-0101"]:
+        once = chosen.text(line)
+        assert chosen.text(once) == once, line
+
+
+def test_compact_dates_and_the_apps_own_address_stay() -> None:
+    chosen = presenter()
+    for kept in [
+        "CSV saved: transactions-user_good-20261129-035821.csv",
+        "ACH debit ref 20261101",
+        "write to support@accountdesk.example with the request id",
+    ]:
+        shown = chosen.text(kept)
+        assert shown == kept.replace("user_good", chosen.text("user_good")), shown

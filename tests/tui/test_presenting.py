@@ -306,3 +306,24 @@ async def test_presenting_is_said_at_every_size_even_too_small(make_app: Any) ->
             await pilot.resize_terminal(*size)
             await settle(pilot)
             assert "PRESENTING" in screen_text(app), size
+
+
+async def test_the_palette_says_presenting_and_a_dialog_keeps_the_fakes_under_it(
+    make_app: Any,
+) -> None:
+    # Found trying it before a demo: the palette covered the header's badge, and
+    # the screen under a dialog was drawn with fakes of its fakes.
+    app = make_app(present=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await sign_in(pilot)
+        await open_account(pilot, "user_good")
+        await _press(pilot, "v")
+        before = screen_text(app)
+        await _press(pilot, "ctrl+p")
+        assert type(app.screen).__name__ == "CommandPalette"
+        assert "PRESENTING" in screen_text(app)
+        await _press(pilot, "escape", "f6")
+        assert type(app.screen).__name__ == "ConfirmDialog"
+        under = screen_text(app)
+        emails = re.findall(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", before)
+        assert emails and all(email in under for email in emails), (emails, under)

@@ -48,6 +48,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from accountdesk.core.cases.redaction import LAST_FOUR as _LAST_FOUR
+from accountdesk.core.cases.redaction import STREET_WORDS, name_parts
 
 __all__ = ["PRESENTING", "Presenter", "session_key"]
 
@@ -98,7 +99,9 @@ _LONG_NUMBER = re.compile(r"(?<![\w+.,])\+?\d(?:[ .()/\-]{0,3}\d){6,}(?![\w])")
 #: What looks like a number but is a date or an amount: kept.
 _DATE = re.compile(r"\d{4}-\d\d-\d\d|\d\d?/\d\d?/\d{4}|\d{4}/\d\d/\d\d")
 _DATE_TIME = re.compile(
-    r"(?<!\d)(?:\d{4}-\d\d-\d\d(?:[ T]\d\d:\d\d(?::\d\d)?)?|\d\d?/\d\d?/\d{4}|\d{4}/\d\d/\d\d)(?!\d)"
+    r"(?<!\d)(?:\d{4}-\d\d-\d\d(?:[ T]\d\d:\d\d(?::\d\d)?)?|\d\d?/\d\d?/\d{4}|\d{4}/\d\d/\d\d"
+    # A compact date, and time: the app's own file names (20261129-035821), a reference.
+    r"|(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:[-_T]\d{6})?)(?!\d)"
 )
 _AMOUNT = re.compile(r"[-+]?\d+\.\d\d")
 #: How a text too long for its place is drawn cut short (Rich's and Textual's ellipsis).
@@ -117,10 +120,16 @@ _MAIL_PROVIDERS = frozenset(
         "example.com", "example.org", "example.net",
     }
 )  # fmt: skip
-#: Learnt words shorter than this are left alone: "Jo", "Li" are parts of too many words.
+#: Learnt words shorter than this are left alone: "Jo", "Li" are parts of too many words
+#: (a name's parts are learnt from two letters: "Bo Li" is two names, see name_parts).
 _SHORTEST_WORD = 3
+#: Fakes made lately, each kept as it is when met again (a dialog's screen draws the
+#: screen under it again; a dialog's text box holds text already faked).
+_MADE_KEPT = 65_536
 #: Lines remembered with their fakes (the same rows are drawn again and again).
 _REMEMBERED = 8192
+#: Two spaces or more: between a table's cells (Textual pads each by one).
+_COLUMN_GAP = re.compile(r"(\s{2,})")
 
 
 def session_key() -> bytes:
@@ -149,6 +158,12 @@ class Presenter:
         self._pattern: re.Pattern[str] | None = None
         self._lookup: dict[str, str] = {}
         self._seen: dict[str, str] = {}
+        #: Fakes made (casefolded), newest last: never faked again (see _MADE_KEPT).
+        self._made: dict[str, None] = {}
+        #: Learnt originals of two words or more (casefolded) -> their fakes: found at a
+        #: line's end or start too, where a long one wraps.
+        self._phrases: dict[str, str] = {}
+        self._phrase_words: set[str] = set()
         #: Changes whenever something new is learnt: what was drawn before may need drawing again.
         self.generation = 0
 
@@ -191,12 +206,17 @@ class Presenter:
         )
         self._add(user_id, self._fake_id(user_id))
         identity = identity or {}
+        account = account or {}
+        # Numbers learnt, not only found by their shape: an 8-digit one may look like a date.
+        numbers = [account.get("account_number"), account.get("routing_number")]
+        for number in _texts([*numbers, *(identity.get("phone_numbers") or ())]):
+            if len(re.sub(r"\D", "", number)) >= 4:
+                self._add(number, self._fake_number(number))
         for name in _texts(identity.get("names")):
             self._learn_name(name)
         for address in identity.get("addresses") or ():
             if isinstance(address, Mapping):
                 self._learn_address(address)
-        account = account or {}
         owner = re.match(r"([^\W\d_]{2,})['’]s\b", str(account.get("account_name") or ""))
         if owner is not None:
             self._learn_word(owner.group(1), "name")
@@ -204,10 +224,8 @@ class Presenter:
 
     def _learn_name(self, name: str) -> None:
         self._add(name, " ".join(self._fake_word(part, "name") for part in name.split()))
-        for part in name.split():
-            part = part.strip(".,")
-            if len(part) >= _SHORTEST_WORD:
-                self._learn_word(part, "name")
+        for part in name_parts(name):
+            self._learn_word(part, "name")
 
     def _learn_word(self, word: str, kind: str) -> None:
         self._add(word, self._fake_word(word, kind))
@@ -220,12 +238,23 @@ class Presenter:
             name = street[number.end() :].strip() if number else street.strip()
             if len(name.split()) >= 2:  # one word ("Broadway") is a word of too many texts
                 self._add(name, self._fake_place(name, "street"))
+                # Its own words alone ("Clark" of "North Clark Street"): a description
+                # may hold the start of it ("Rent 4410 North Clark Street Apt 3").
+                for word in re.findall(r"[^\W\d_]{3,}", name):
+                    if word.casefold() not in STREET_WORDS:
+                        self._add(word, self._fake_word(word, "place", _PLACES_BY_LENGTH))
         city = address.get("city")
         if isinstance(city, str) and len(city.strip()) >= _SHORTEST_WORD:
             self._add(city.strip(), self._fake_place(city.strip(), "city"))
         postal_code = address.get("postal_code")
         if isinstance(postal_code, str) and len(postal_code.strip()) >= _SHORTEST_WORD:
-            self._add(postal_code.strip(), self._fake_chars(postal_code.strip(), "postal_code"))
+            # Part by part, so that its first part alone ("92688" of "92688-1234") is
+            # faked as it is in the whole.
+            parts = re.split(r"([ -])", postal_code.strip())
+            fakes = [p if p in " -" else self._fake_chars(p, "postal_code") for p in parts]
+            self._add(postal_code.strip(), "".join(fakes))
+            if len(parts) > 1 and len(parts[0]) >= 4:
+                self._add(parts[0], fakes[0])
 
     def _add(self, original: str, fake: str) -> None:
         if original.casefold() not in self._known:
@@ -246,8 +275,21 @@ class Presenter:
         seen = self._seen.get(text)
         if seen is not None:
             return seen
+        if _COLUMN_GAP.search(text):
+            # A table's line: its cells one by one (a date, a description, a
+            # category recur row after row, and each is remembered), a fifth
+            # of the time of the whole line through the pattern. No datum
+            # holds two spaces in a row: names, numbers and addresses are
+            # matched with at most one space inside.
+            return "".join(
+                piece if piece.isspace() else self.text(piece)
+                for piece in _COLUMN_GAP.split(text)
+                if piece
+            )
         pattern = self._pattern or self._compile()
-        shown = pattern.sub(self._replace, text) if pattern.search(text) else text
+        # The edges first: a long original's start or rest there is no whole word yet.
+        shown = self._wrapped(text) if self._phrases else text
+        shown = pattern.sub(self._replace, shown) if pattern.search(shown) else shown
         if _ELLIPSIS in shown:
             shown = self._cut(shown)
         if len(self._seen) >= _REMEMBERED:
@@ -276,7 +318,44 @@ class Presenter:
         ]
         self._pattern = re.compile("|".join(alternatives), re.IGNORECASE)
         self._lookup = {word.casefold(): fake for word, fake in self._words.items()}
+        self._phrases = {
+            word.casefold(): fake for word, fake in self._words.items() if " " in word.strip()
+        }
+        self._phrase_words = {
+            word for phrase in self._phrases for word in re.findall(r"\w+", phrase)
+        }
         return self._pattern
+
+    def _wrapped(self, text: str) -> str:
+        """``text`` with the start of a long original at its end, and its rest at its start, faked.
+
+        A street, a name of several words too long for its place is wrapped
+        onto two lines, and each line is drawn (and faked) alone: neither
+        holds the whole. Two words at least of it, whole, at the edge of the
+        line (its borders aside).
+        """
+        words = re.findall(r"\w+", text.casefold())
+        if not words or (
+            words[-1] not in self._phrase_words and words[0] not in self._phrase_words
+        ):
+            return text
+        folded = text.casefold()
+        edge = re.search(r"[\W_]*$", folded)
+        end = edge.start() if edge else len(folded)
+        start = re.match(r"[\W_]*", folded).end()  # type: ignore[union-attr]
+        for phrase, fake in self._phrases.items():
+            for at in [m.start() for m in re.finditer(" ", phrase)]:
+                head, tail = phrase[:at], phrase[at + 1 :]
+                if " " in head and folded[:end].endswith(head):
+                    begin = end - len(head)
+                    if begin == 0 or not folded[begin - 1].isalnum():
+                        text = text[:begin] + _cased_like(text[begin:end], fake[:at]) + text[end:]
+                if " " in tail and folded[start:].startswith(tail):
+                    stop = start + len(tail)
+                    if stop == len(folded) or not folded[stop].isalnum():
+                        faked = fake[at + 1 :]
+                        text = text[:start] + _cased_like(text[start:stop], faked) + text[stop:]
+        return text
 
     def _cut(self, text: str) -> str:
         """``text`` with what was cut short (``Kowalc…``, ``ajohnson@mail.ex…``) faked too.
@@ -320,6 +399,17 @@ class Presenter:
 
     def _replace(self, match: re.Match[str]) -> str:
         found = match.group()
+        if found.casefold() in self._made:
+            return found  # a fake drawn again (see _MADE_KEPT)
+        fake = self._replace_new(match)
+        if fake != found:
+            self._made[fake.casefold()] = None
+            if len(self._made) > _MADE_KEPT:
+                del self._made[next(iter(self._made))]
+        return fake
+
+    def _replace_new(self, match: re.Match[str]) -> str:
+        found = match.group()
         kind = match.lastgroup
         if kind == "word":
             fake = self._lookup.get(found.casefold())
@@ -327,7 +417,11 @@ class Presenter:
         if kind == "date":
             return found
         if kind == "email":
-            return self._fake_email(found)
+            # The app's own address (the error catalogue's "write to ..."): no one's.
+            # Imported here: the catalogue is not needed before the first fake.
+            from accountdesk.contract.errors import SUPPORT_EMAIL
+
+            return found if found.casefold() == SUPPORT_EMAIL else self._fake_email(found)
         if kind == "number":
             if _DATE.fullmatch(found) or _AMOUNT.fullmatch(found):
                 return found

@@ -35,9 +35,11 @@ __all__ = [
     "FOUND_IN_MESSAGE",
     "LAST_FOUR",
     "REDACTED_FIELDS",
+    "STREET_WORDS",
     "Redactor",
     "case_id",
     "fields_redacted",
+    "name_parts",
 ]
 
 #: What a redacted recording replaced, as its header and ``recorded.redacted`` say.
@@ -109,8 +111,25 @@ _FOUND_BY_DIGITS = 7
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _LONG_NUMBER = re.compile(r"(?<![\w+])\+?\d(?:[ .()/\-]{0,3}\d){6,}(?!\w)")
 _DATE = re.compile(r"\d{4}-\d\d-\d\d|\d\d?/\d\d?/\d{4}")
-#: The last four digits a text shows of a number: "ending 0147", "••••3756", "x3756".
-LAST_FOUR = re.compile(r"(?:(?<=ending )|(?<=ending in )|(?<=[•*·#])|(?<=\bx))\d{4}(?!\d)")
+#: The last four digits a text shows of a number: "ending 0147", "••••3756", "x3756",
+#: "XXXXXX3756", "XXX-XXX-0147".
+LAST_FOUR = re.compile(
+    r"(?:(?<=ending )|(?<=ending in )|(?<=[•*·#])|(?<=\bx)|(?<=[Xx]{2})|(?<=[Xx•*][ -]))"
+    r"\d{4}(?!\d)"
+)
+#: Words of a name that are words of many other texts too: never learnt alone.
+_PARTICLES = frozenset(
+    {"de", "da", "di", "du", "la", "le", "el", "al", "van", "von", "der", "den", "del",
+     "bin", "ibn", "st", "mc", "jr", "sr", "ii", "iii", "iv", "and", "the", "of"}
+)  # fmt: skip
+#: A street's words that are every street's: never learnt alone (its name's other words are).
+STREET_WORDS = frozenset(
+    {"north", "south", "east", "west", "street", "avenue", "road", "lane", "drive",
+     "boulevard", "court", "place", "terrace", "circle", "highway", "parkway", "square",
+     "way", "apartment", "apt", "suite", "ste", "unit", "floor", "building", "bldg",
+     "rear", "front", "upper", "lower", "first", "second", "third", "fourth", "fifth",
+     "ave", "blvd", "hwy", "pkwy", "trail", "route", "box", "the"}
+)  # fmt: skip
 #: Fake names for e-mail addresses found in a text are drawn apart from the identity's.
 _SEEN_IN_TEXT = 1_000
 #: (city, state, first digits of its ZIP codes) in the United States.
@@ -219,13 +238,13 @@ class Redactor:
 
     def _add_name(self, name: str, fake: str) -> None:
         self._add(name, fake)
-        # Each part on its own ("Avery's Checking", "Transfer to JOHNSON").
-        parts, fake_parts = name.split(), fake.split()
+        # Each part on its own ("Avery's Checking", "Transfer to JOHNSON", "Zelle to
+        # O'NEIL" of O'Neil-Smith): the first word's parts as the fake's first name.
+        fake_parts = fake.split()
         first, last = fake_parts[0], fake_parts[-1]
-        for position, part in enumerate(parts):
-            part = part.strip(".,")
-            if len(part) >= 3:
-                self._add(part, first if position == 0 else last)
+        own_first = set(name_parts(name.split()[0])) if name.split() else set()
+        for part in name_parts(name):
+            self._add(part, first if part in own_first else last)
 
     def _add_number(self, value: str, fake: str) -> None:
         self._add(value, fake)
@@ -259,6 +278,10 @@ class Redactor:
             if american and re.fullmatch(r"\d{5}(-\d{4})?", postal):
                 fake = zip_prefix + fake[3:]
             self._add_number(postal, fake)
+            # Its first part alone ("92688" of "92688-1234").
+            head, dash, _ = postal.strip().partition("-")
+            if dash and len(head) >= 4:
+                self._add(head, fake[: len(head)])
 
     def _learn_street_name(self, street: str, fake: str) -> None:
         """A street's name on its own and with its suffix's other spelling (``Oak Ln``)."""
@@ -268,6 +291,11 @@ class Redactor:
         if len(words) < 2 or len(name) < 5:
             return  # one word ("Broadway") is too often a word of other texts
         fake_name = fake.partition(" ")[2]
+        # Its own words alone ("Clark" of "North Clark Street"): a description may
+        # hold the start of it ("Rent 4410 North Clark Street Apt 3").
+        for word in re.findall(r"[^\W\d_]{3,}", name):
+            if word.casefold() not in STREET_WORDS:
+                self._add(word, fake_name.split()[0])
         spellings = _SUFFIX_SPELLINGS.get(words[-1].rstrip(".").casefold(), ())
         for suffix in (words[-1], *spellings):
             variant = " ".join([*words[:-1], suffix])
@@ -369,6 +397,25 @@ class Redactor:
         if isinstance(value, dict):
             return {key: self.value(item) for key, item in value.items()}
         return value
+
+
+def name_parts(name: str) -> list[str]:
+    """Each part of ``name`` that may be met alone: ``Mary-Jane O'Neil-Smith`` gives
+    Mary-Jane, Mary, Jane, O'Neil-Smith, O'Neil, ONeil, Neil, Smith (and ``Bo Li``: Bo, Li).
+
+    Two letters are a name's part when they are one of its words (never
+    "de", "van" and the like); two wide characters too (太郎).
+    """
+    found: list[str] = []
+    for word in name.split():
+        word = word.strip('.,()"')
+        pieces = [word, *re.split(r"[-‐'’]", word), *re.split(r"-", word)]
+        pieces += [re.sub(r"['’]", "", piece) for piece in pieces if re.search(r"['’]", piece)]
+        for piece in pieces:
+            short = len(piece) < 2 or (len(piece) == 2 and piece.casefold() in _PARTICLES)
+            if piece and not short and piece.casefold() not in _PARTICLES and piece not in found:
+                found.append(piece)
+    return found
 
 
 def _address_key(field: str, position: int, value: str) -> str:
