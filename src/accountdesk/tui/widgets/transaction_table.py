@@ -13,10 +13,17 @@ is left up to its own longest text, and any room beyond that stays after the
 last column. So at 200 columns the amount is not 140 cells away from its
 description, and at 80 a description is not cut while the category column
 holds blank cells.
+
+While presenting, the table fakes its own cells as it draws them (a
+description, a category: the free texts; each remembered by the presenter),
+not its lines after them as every other widget's are (tui.presenting): a
+line's cells are then faked once each, not joined, split and wrapped again,
+and a cell scrolled half out of sight was faked whole first.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import ClassVar, NamedTuple
 
 from rich.cells import cell_len, set_cell_size
@@ -24,6 +31,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.filter import LineFilter
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -37,6 +45,8 @@ from accountdesk.core.transactions.columns import (
     pending_text,
 )
 from accountdesk.core.transactions.view import TransactionView
+from accountdesk.tui.base import desk_of
+from accountdesk.tui.presenting import PresentingFilter
 
 __all__ = ["TransactionTable"]
 
@@ -198,11 +208,17 @@ class TransactionTable(ScrollView, can_focus=True):
                 self._painted = self.view
                 self.post_message(self.Painted(self.view))
 
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        # Its cells are faked as they are drawn (see the module docstring).
+        return [f for f in super().get_line_filters() if not isinstance(f, PresentingFilter)]
+
     def _frame_state(self) -> _Frame:
         width = self._content_width
         widths = self._widths(width)
         base = self.rich_style
+        presenter = desk_of(self.app).presenter
         return _Frame(
+            fake=presenter.text if presenter.active else _as_it_is,
             width=width,
             widths=widths,
             table_width=self._table_width(widths),
@@ -247,7 +263,8 @@ class TransactionTable(ScrollView, can_focus=True):
 
     def _empty_line(self, width: int) -> Strip:
         style = self.rich_style + Style(italic=True)
-        return Strip([Segment(set_cell_size(self.empty_text, width), style)])
+        text = desk_of(self.app).presenter.text(set_cell_size(self.empty_text, width))
+        return Strip([Segment(text, style)])
 
     def _row(self, row: TransactionRow, frame: _Frame, cursor: bool) -> Strip:
         base = frame.cursor if cursor else frame.base
@@ -260,9 +277,9 @@ class TransactionTable(ScrollView, can_focus=True):
         segments = [
             Segment(_fit(row.date, widths["date"], date), base),
             gap,
-            Segment(_fit(row.description, widths["description"], description), base),
+            Segment(frame.fake(_fit(row.description, widths["description"], description)), base),
             gap,
-            Segment(_fit(row.category, widths["category"], category), base),
+            Segment(frame.fake(_fit(row.category, widths["category"], category)), base),
             gap,
             Segment(_fit(row.amount_text, widths["amount"], amount), amount_style),
             gap,
@@ -330,6 +347,8 @@ class TransactionTable(ScrollView, can_focus=True):
 class _Frame(NamedTuple):
     """What every line of one frame shares."""
 
+    #: A free text as it may be shown (presenter mode's fakes, or as it is).
+    fake: Callable[[str], str]
     width: int
     widths: dict[str, int]
     table_width: int
@@ -338,6 +357,10 @@ class _Frame(NamedTuple):
     negative: Style
     pending: Style
     header: Style
+
+
+def _as_it_is(text: str) -> str:
+    return text
 
 
 def _fit(text: str, width: int, column: Column) -> str:
