@@ -290,9 +290,10 @@ class Presenter:
             # of the time of the whole line through the pattern. No datum
             # holds two spaces in a row: names, numbers and addresses are
             # matched with at most one space inside.
-            seen, shown_pieces = self._seen, []
+            remembered: dict[str, str] = self._seen
+            shown_pieces: list[str] = []
             for piece in _COLUMN_GAP.split(text):
-                hit = seen.get(piece)  # the cache first: a call less for most cells
+                hit = remembered.get(piece)  # the cache first: a call less for most cells
                 if hit is None:
                     hit = piece if not piece or piece.isspace() else self.text(piece)
                 shown_pieces.append(hit)
