@@ -130,6 +130,8 @@ NOT_YET = ("pydantic", "pydantic_core", "pydantic_settings", "httpx", "accountde
            "accountdesk.core.notices", "accountdesk.core.settings.secrets", "accountdesk.core.recents",
            "accountdesk.core.crash", "accountdesk.core.formatting",
            "accountdesk.tui.screens.confirm",  # no screen but the sign-in one
+           "textual.widgets._data_table",  # no table on it either (3-4 ms)
+           "accountdesk.core.presenting",  # the presenter: on first use
            "tomllib",  # no config file here: nothing to parse
            # Without arguments, no subcommand's parser; the state folders'
            # hash on first use (issue 16, fifth round; the store's JSON too,

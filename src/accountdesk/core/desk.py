@@ -31,7 +31,6 @@ from accountdesk.core.connection import ClientFactory, ServiceConnection
 from accountdesk.core.jobs.sandbox_instance import SandboxLocks
 from accountdesk.core.jobs.scheduler import AsyncioScheduler, Scheduler
 from accountdesk.core.listener import DeskListener, NullListener
-from accountdesk.core.presenting import Presenter
 from accountdesk.core.service_identity import ServiceIdentity
 from accountdesk.core.settings.paths import AppDirs
 from accountdesk.core.settings.start import StartSettings
@@ -57,6 +56,7 @@ if TYPE_CHECKING:
     from accountdesk.core.errors.log import ErrorLog, ErrorRecord, InternalError
     from accountdesk.core.jobs.poller import JobPoller
     from accountdesk.core.jobs.tracker import JobTracker, TrackedJob
+    from accountdesk.core.presenting import Presenter
     from accountdesk.core.recents import RecentLookups
     from accountdesk.core.settings.model import Settings
     from accountdesk.core.settings.secrets import Remembered, SecretKeeper
@@ -141,10 +141,9 @@ class Desk:
         #: Transaction reads running, and the whole lists read this session.
         self.transactions = TransactionReads()
         first = self.start_settings or self._settings
-        #: Presenter mode: what is drawn shows fakes of the customer's data (core.presenting).
-        self.presenter = Presenter(
-            active=bool(first is not None and first.present), locked=present_locked
-        )
+        # Presenter mode (core.presenting): built on first use, the first frame does without.
+        self._presenter: Presenter | None = None
+        self._present_at_start = (bool(first is not None and first.present), present_locked)
 
     def attach(self, listener: DeskListener, scheduler: Scheduler) -> None:
         """The UI's listener and scheduler (call before signing in)."""
@@ -339,6 +338,24 @@ class Desk:
         return self._recents
 
     # -- presenting ------------------------------------------------------------------
+
+    @property
+    def presenter(self) -> Presenter:
+        """Presenter mode: what is drawn shows fakes of the customer's data (core.presenting)."""
+        if self._presenter is None:
+            # Here, not at start-up: its patterns and tables are 3 ms of the first frame.
+            from accountdesk.core.presenting import Presenter
+
+            active, locked = self._present_at_start
+            self._presenter = Presenter(active=active, locked=locked)
+        return self._presenter
+
+    @property
+    def presenting(self) -> bool:
+        """Whether the session presents now (read without building the presenter)."""
+        if self._presenter is None:
+            return any(self._present_at_start)
+        return self._presenter.active
 
     def set_presenting(self, on: bool) -> None:
         """Turn presenter mode on or off (never off when it is locked: web mode's ``--present``)."""

@@ -50,10 +50,8 @@ from typing import Any
 from accountdesk.core.cases.redaction import LAST_FOUR as _LAST_FOUR
 from accountdesk.core.cases.redaction import STREET_WORDS, name_parts
 
-__all__ = ["PRESENTING", "Presenter", "session_key"]
+__all__ = ["Presenter", "session_key"]
 
-#: What the header, every dialog and a tour's caption show while presenting.
-PRESENTING = "PRESENTING"
 #: The records a customer's data is learnt from (:meth:`Presenter.learn`).
 RECORDS = ("account", "identity")
 

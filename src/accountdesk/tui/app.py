@@ -221,7 +221,7 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
         super().__init__()
         install_app_seams(self, self._crashed)
         self.toasts = Toasts(self)
-        self._presenting_filter = PresentingFilter(desk.presenter)
+        self._presenting_filter: PresentingFilter | None = None
         self.demo = tour
         # The sign-in screen is always the first: its sheet read with the
         # app's, so pushing it does not parse every source again in a new
@@ -422,10 +422,13 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
         # Every line of every widget, once laid out and rendered: the customer's
         # data replaced by fakes of the same cells while presenting (tui.presenting).
         filters = super().get_line_filters()
-        presenter = self.desk.presenter
-        if not presenter.active:
+        if not self.desk.presenting:
             return filters
-        if self._presenting_filter.generation != presenter.generation:
+        presenter = self.desk.presenter
+        if (
+            self._presenting_filter is None
+            or self._presenting_filter.generation != presenter.generation
+        ):
             # A new filter once more is learnt: Textual keeps each line's filtered
             # copy by filter, and a line drawn before would keep its old faking.
             self._presenting_filter = PresentingFilter(presenter)

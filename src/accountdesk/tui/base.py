@@ -49,7 +49,6 @@ from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from accountdesk.core.desk import Desk
-from accountdesk.core.presenting import PRESENTING
 from accountdesk.tui.messages import ServiceFailed, SettingsUnusable
 from accountdesk.tui.seams.frames import FramedScreen
 from accountdesk.tui.seams.memory import let_go_of_removed_widgets
@@ -85,7 +84,7 @@ def too_small_text(size: Size, *, presenting: bool = False) -> str:
         f"accountdesk needs at least {MIN_SIZE.width}x{MIN_SIZE.height}; "
         f"this terminal is {size.width}x{size.height}"
     )
-    return f"{PRESENTING} · {text}" if presenting else text
+    return f"PRESENTING · {text}" if presenting else text
 
 
 def too_small(size: Size) -> bool:
@@ -202,7 +201,7 @@ class _FitsTheTerminal:
     def render(self) -> RenderableType:
         if self.has_class(_TOO_SMALL):  # type: ignore[attr-defined]
             app = self.app  # type: ignore[attr-defined]
-            presenting = desk_of(app).presenter.active
+            presenting = desk_of(app).presenting
             return Text(too_small_text(app.size, presenting=presenting), style="bold")
         return super().render()  # type: ignore[misc, no-any-return]
 
@@ -316,9 +315,9 @@ class DeskModal(FramedScreen, _FitsTheTerminal, ForwardsWorkerFailures, ModalScr
         from accountdesk.tui.presenting import PresentingBadge
 
         badges = self.query(PresentingBadge)
-        if self.desk.presenter.active and not badges:
+        if self.desk.presenting and not badges:
             self.mount(PresentingBadge())
-        elif not self.desk.presenter.active:
+        elif not self.desk.presenting:
             badges.remove()
 
     def on_unmount(self) -> None:

@@ -17,7 +17,7 @@ caption say ``PRESENTING``, and so does the one line of a terminal too small.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.segment import Segment
 from rich.text import Text
@@ -26,9 +26,14 @@ from textual.filter import LineFilter
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from accountdesk.core.presenting import PRESENTING, Presenter
+if TYPE_CHECKING:
+    # Not at start-up: the presenter is built on first use (core.desk).
+    from accountdesk.core.presenting import Presenter
 
 __all__ = ["PRESENTING", "PresentingBadge", "PresentingFilter", "TypedField", "presenting_badge"]
+
+#: The word said on every screen while presenting.
+PRESENTING = "PRESENTING"
 
 
 class PresentingFilter(LineFilter):
@@ -100,4 +105,4 @@ def presenting_badge() -> Text:
 def presenting_in(widget: Widget) -> bool:
     """Whether the app ``widget`` is in is presenting now."""
     desk = getattr(widget.app, "desk", None)
-    return bool(desk is not None and desk.presenter.active)
+    return bool(desk is not None and desk.presenting)

@@ -21,11 +21,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.dom import DOMNode
-from textual.widgets import DataTable
 from textual.widgets._footer import FooterKey
+
+if TYPE_CHECKING:
+    # Not at run time: the key bar imports this module for the sign-in screen,
+    # which has no table (DataTable's module is 3-4 ms of the first frame).
+    from textual.widgets import DataTable
 
 __all__ = ["FooterKey", "binds_any", "column_widths_changed"]
 

@@ -80,7 +80,7 @@ class AppHeader(Horizontal):
         yield Static(desk.signed_in_as, id="signed-in-as", markup=False)
         yield Static(self._reachability(), id="reachability", markup=False)
         presenting = Static(presenting_badge(), id="presenting", markup=False)
-        presenting.display = desk.presenter.active
+        presenting.display = desk.presenting
         yield presenting
         text, kind = _badge(desk)
         badge = Static(text, id="service-badge", markup=False)
@@ -136,7 +136,7 @@ class AppHeader(Horizontal):
 
     def show_presenting(self) -> None:
         """Show or hide ``PRESENTING`` (presenter mode turned on or off)."""
-        self.query_one("#presenting", Static).display = desk_of(self.app).presenter.active
+        self.query_one("#presenting", Static).display = desk_of(self.app).presenting
         self.fit()
 
     def show_reachability(self) -> None:

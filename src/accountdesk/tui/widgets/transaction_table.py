@@ -216,9 +216,9 @@ class TransactionTable(ScrollView, can_focus=True):
         width = self._content_width
         widths = self._widths(width)
         base = self.rich_style
-        presenter = desk_of(self.app).presenter
+        desk = desk_of(self.app)
         return _Frame(
-            fake=presenter.text if presenter.active else _as_it_is,
+            fake=desk.presenter.text if desk.presenting else _as_it_is,
             width=width,
             widths=widths,
             table_width=self._table_width(widths),
@@ -263,7 +263,8 @@ class TransactionTable(ScrollView, can_focus=True):
 
     def _empty_line(self, width: int) -> Strip:
         style = self.rich_style + Style(italic=True)
-        text = desk_of(self.app).presenter.text(set_cell_size(self.empty_text, width))
+        desk, text = desk_of(self.app), set_cell_size(self.empty_text, width)
+        text = desk.presenter.text(text) if desk.presenting else text
         return Strip([Segment(text, style)])
 
     def _row(self, row: TransactionRow, frame: _Frame, cursor: bool) -> Strip:
