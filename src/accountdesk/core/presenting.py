@@ -19,10 +19,17 @@ What is replaced, wherever it appears:
   number, the number revealed (``r``) and "ending 3756" agree everywhere;
 - **learnt from the records read** (:meth:`Presenter.learn`): the names of
   the identity (whole, and each part alone, also inside an account name or
-  a transaction's description), its street addresses (also without the
-  house number), cities and postal codes, the account's owner's name
-  ("Avery's Checking"), and every user id the session meets (titles, recent
-  lookups, the jobs screen, the palette, paths in error messages).
+  a transaction's description: see :func:`~accountdesk.core.cases.redaction.name_parts`),
+  its street addresses (also without the house number, and the street's
+  own words), cities and postal codes (and their first part), the account's
+  owner's name ("Avery's Checking"), its numbers, and every user id the
+  session meets (titles, recent lookups, the jobs screen, the palette,
+  paths in error messages). A long one is also found at a line's end or
+  start, where it wraps.
+
+A fake met again is kept as it is (the screen under a dialog is drawn
+again; a dialog's text may have been faked already). Dates (also compact:
+``20261129``) and the app's own support address stay.
 
 A fake has the original's length and each character the original's width
 (a letter for a letter, a digit for a digit, punctuation kept; a name is
@@ -47,6 +54,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from accountdesk.core.cases.redaction import EMAIL as _EMAIL
 from accountdesk.core.cases.redaction import LAST_FOUR as _LAST_FOUR
 from accountdesk.core.cases.redaction import STREET_WORDS, name_parts
 
@@ -91,7 +99,6 @@ _PLACES_BY_LENGTH: dict[int, tuple[str, ...]] = {}
 for _place in _PLACE_WORDS:
     _PLACES_BY_LENGTH[len(_place)] = (*_PLACES_BY_LENGTH.get(len(_place), ()), _place)
 
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 #: A number of 7 digits or more, whatever separates its digits; never inside a word or id.
 _LONG_NUMBER = re.compile(r"(?<![\w+.,])\+?\d(?:[ .()/\-]{0,3}\d){6,}(?![\w])")
 #: What looks like a number but is a date or an amount: kept.

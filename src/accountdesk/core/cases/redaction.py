@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from typing import Any
 
 __all__ = [
+    "EMAIL",
     "FOUND_IN_MESSAGE",
     "LAST_FOUR",
     "REDACTED_FIELDS",
@@ -108,7 +109,7 @@ _BETWEEN_DIGITS = r"[ .()/\-]{0,3}"
 #: Numbers this long or longer are found by their digits (phone, account, routing numbers).
 _FOUND_BY_DIGITS = 7
 #: What :meth:`Redactor.learn_from_text` finds in a text: e-mail addresses, long numbers.
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _LONG_NUMBER = re.compile(r"(?<![\w+])\+?\d(?:[ .()/\-]{0,3}\d){6,}(?!\w)")
 _DATE = re.compile(r"\d{4}-\d\d-\d\d|\d\d?/\d\d?/\d{4}")
 #: The last four digits a text shows of a number: "ending 0147", "••••3756", "x3756",
@@ -219,7 +220,7 @@ class Redactor:
         without the user's identity): a name cannot be found this way, an
         e-mail address or a phone or account number can. A date is a date.
         """
-        emails = dict.fromkeys(_EMAIL.findall(text))
+        emails = dict.fromkeys(EMAIL.findall(text))
         for position, email in enumerate(emails):
             owner = self._fake_name(_SEEN_IN_TEXT + position, "")
             self._add(email, _fake_email(owner, position))
