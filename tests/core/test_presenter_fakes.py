@@ -273,3 +273,10 @@ def test_compact_dates_and_the_apps_own_address_stay() -> None:
     ]:
         shown = chosen.text(kept)
         assert shown == kept.replace("user_good", chosen.text("user_good")), shown
+
+
+def test_an_amount_holding_a_learnt_number_stays_an_amount() -> None:
+    chosen = Presenter(active=True, key=b"k" * 32)
+    chosen.learn("user_x", account={"account_number": "1234567"})
+    assert chosen.text("Balance 1234567.89 USD") == "Balance 1234567.89 USD"
+    assert "1234567" not in chosen.text("Account 1234567, ending 4567")

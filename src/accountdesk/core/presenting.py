@@ -224,7 +224,7 @@ class Presenter:
         # Numbers learnt, not only found by their shape: an 8-digit one may look like a date.
         numbers = [account.get("account_number"), account.get("routing_number")]
         for number in _texts([*numbers, *(identity.get("phone_numbers") or ())]):
-            if len(re.sub(r"\D", "", number)) >= 4:
+            if len(re.sub(r"\D", "", number)) >= 7:  # as the shape rule: "1234.56" is an amount
                 self._add(number, self._fake_number(number))
         for name in _texts(identity.get("names")):
             self._learn_name(name)
@@ -569,6 +569,10 @@ def _bounded(word: str) -> str:
     escaped = re.escape(word)
     start = r"(?<![\w])" if word[:1].isalnum() else ""
     end = r"(?![\w])" if word[-1:].isalnum() else ""
+    if word[:1].isdigit():  # a number learnt is not the start of an amount's digits
+        start = r"(?<![\w.,])"
+    if word[-1:].isdigit():  # nor its whole part ("1234567.89")
+        end = r"(?![\w]|[.,]\d)"
     return f"{start}{escaped}{end}"
 
 
