@@ -280,3 +280,58 @@ def test_an_amount_holding_a_learnt_number_stays_an_amount() -> None:
     chosen.learn("user_x", account={"account_number": "1234567"})
     assert chosen.text("Balance 1234567.89 USD") == "Balance 1234567.89 USD"
     assert "1234567" not in chosen.text("Account 1234567, ending 4567")
+
+
+# -- found by a second look, with the same awkward customer ---------------------------
+
+SECOND_LOOK = {
+    "names": ["Mary-Jane O'Neil-Smith", "Bo Li", "José Núñez"],
+    "emails": ["taro@yamada.co.jp"],
+    "addresses": [
+        {
+            "street": "4410 North Clark Street Apartment 3",
+            "city": "Rancho Santa Margarita",
+            "postal_code": "92688",
+        }
+    ],
+}
+
+
+def second_look() -> Presenter:
+    chosen = Presenter(active=True, key=b"k" * 32)
+    chosen.learn("user_alpha", identity=SECOND_LOOK)
+    return chosen
+
+
+@pytest.mark.parametrize(
+    ("line", "original"),
+    [
+        ("│ 12 Oak Summit Close, Rancho │", "rancho"),
+        ("│ Margarita, CA, 92688, US │", "margarita"),
+        ("Rent 4410 North Clark Street Apt 3", "4410"),
+        ("Pago a NUNEZ JOSE", "nunez"),
+        ("Pago a NUNEZ JOSE", "jose"),
+    ],
+)
+def test_a_citys_words_a_house_number_and_a_name_without_its_accents_are_faked(
+    line: str, original: str
+) -> None:
+    shown = second_look().text(line)
+    assert original not in shown.casefold(), shown
+
+
+def test_a_names_parts_are_faked_as_they_are_in_the_whole_name() -> None:
+    chosen = second_look()
+    whole = chosen.text("Mary-Jane O'Neil-Smith")
+    first, last = whole.split()
+    assert chosen.text("Mary Jane") == first.replace("-", " ")
+    assert chosen.text("Zelle to O'NEIL") == f"Zelle to {last.split('-')[0].upper()}"
+    assert chosen.text("Venmo *Smith") == f"Venmo *{last.split('-')[1]}"
+    assert chosen.text("ONeil") == last.split("-")[0].replace("'", "")
+    # Two names are two fakes, not one.
+    assert chosen.text("Bo") != chosen.text("Li")
+
+
+def test_a_second_level_domain_is_kept_as_the_top_level_one_is() -> None:
+    shown = second_look().text("taro@yamada.co.jp")
+    assert shown.endswith(".co.jp") and "yamada" not in shown

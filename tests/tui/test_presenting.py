@@ -73,13 +73,19 @@ def originals(user: Scenario) -> list[str]:
 
 
 def leaks(text: str, user: Scenario) -> list[str]:
-    """The originals of ``user`` found in ``text`` (digits as digits, words as whole words)."""
+    """The originals of ``user`` found in ``text`` (digits as digits, words as whole words).
+
+    Escapes are read as what they escape (``user\\_good`` in Markdown is user_good).
+    """
+    text = re.sub(r"\\(.)", r"\1", text)
     found = []
     for original in originals(user):
         if original.isdigit():
             hit = re.search(rf"(?<!\d){original}(?!\d)", text)
         else:
-            hit = re.search(rf"(?<!\w){re.escape(original)}(?!\w)", text, re.IGNORECASE)
+            # A whole word between anything but letters and digits ("x_kowalczyk" holds it).
+            pattern = rf"(?<![^\W_]){re.escape(original)}(?![^\W_])"
+            hit = re.search(pattern, text, re.IGNORECASE)
         if hit:
             found.append(original)
     return found
@@ -132,7 +138,7 @@ async def _every_screen(pilot: Any, user_id: str) -> dict[str, str]:
     [
         *((user_id, (100, 30)) for user_id in USERS),
         # Narrower: more is cut short ("Kowalc…"), and cut is faked too.
-        ("annabel.kowalczyk", (80, 24)),
+        ("annabel_kowalczyk", (80, 24)),
         ("user_fi_incomplete", (80, 24)),
     ],
 )
@@ -162,10 +168,10 @@ async def test_no_customer_datum_is_drawn_on_any_screen_while_presenting(
 
 async def test_what_is_drawn_is_the_original_when_not_presenting(make_app: Any) -> None:
     # The test above could not fail if the screens drew nothing: here they do.
-    user = SCENARIOS.users["annabel.kowalczyk"]
+    user = SCENARIOS.users["annabel_kowalczyk"]
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
-        drawn = await _every_screen(pilot, "annabel.kowalczyk")
+        drawn = await _every_screen(pilot, "annabel_kowalczyk")
     every = "\n".join(drawn.values())
     assert "PRESENTING" not in every
     assert set(leaks(every, user)) == set(originals(user))
@@ -184,7 +190,7 @@ async def test_what_leaves_the_app_while_presenting_carries_the_fakes_and_says_s
     make_app: Any, app_dirs: dict[str, Path], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
-    user_id = "annabel.kowalczyk"
+    user_id = "annabel_kowalczyk"
     user = SCENARIOS.users[user_id]
     app = make_app(present=True)
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
@@ -235,7 +241,7 @@ async def test_a_recording_made_while_presenting_is_redacted_whatever_is_ticked(
     make_app: Any, app_dirs: dict[str, Path], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
-    user_id = "annabel.kowalczyk"
+    user_id = "annabel_kowalczyk"
     app = make_app(present=True)
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await sign_in(pilot)

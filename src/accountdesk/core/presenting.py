@@ -56,7 +56,7 @@ from typing import Any
 
 from accountdesk.core.cases.redaction import EMAIL as _EMAIL
 from accountdesk.core.cases.redaction import LAST_FOUR as _LAST_FOUR
-from accountdesk.core.cases.redaction import STREET_WORDS, name_parts
+from accountdesk.core.cases.redaction import STREET_WORDS, word_parts
 
 __all__ = ["Presenter", "session_key"]
 
@@ -125,6 +125,10 @@ _MAIL_PROVIDERS = frozenset(
         "example.com", "example.org", "example.net",
     }
 )  # fmt: skip
+#: A run of letters (a name's word between its hyphens and apostrophes).
+_LETTERS = re.compile(r"[^\W\d_]+")
+#: A country's second-level domains: no one's, kept as the top level is.
+_SECOND_LEVEL = frozenset({"co", "com", "org", "net", "ac", "gov", "edu", "ne", "or", "go"})
 #: Learnt words shorter than this are left alone: "Jo", "Li" are parts of too many words
 #: (a name's parts are learnt from two letters: "Bo Li" is two names, see name_parts).
 _SHORTEST_WORD = 3
@@ -178,6 +182,9 @@ class Presenter:
         self._phrases: dict[str, str] = {}
         self._phrase_words: set[str] = set()
         self._tokens: set[str] = set()
+        #: Each word's fake (by kind), and every fake given: see _fake_word.
+        self._word_fakes: dict[tuple[str, str], str] = {}
+        self._given: set[str] = set()
         #: Changes whenever something new is learnt: what was drawn before may need drawing again.
         self.generation = 0
 
@@ -237,9 +244,14 @@ class Presenter:
         self._changed()
 
     def _learn_name(self, name: str) -> None:
-        self._add(name, " ".join(self._fake_word(part, "name") for part in name.split()))
-        for part in name_parts(name):
-            self._learn_word(part, "name")
+        words = name.split()
+        # Each run of letters a name: "Mary-Jane" as "Umar-Zion", so that its parts
+        # alone ("Mary", "Jane", "MARY JANE") are the same cells of the same fake.
+        fakes = [_LETTERS.sub(lambda m: self._fake_word(m.group(), "name"), w) for w in words]
+        self._add(name, " ".join(fakes))
+        for word, fake in zip(words, fakes, strict=True):
+            for part, part_fake in word_parts(word, fake):
+                self._add(part, _cased_like(part, part_fake) if part.isascii() else part_fake)
 
     def _learn_word(self, word: str, kind: str) -> None:
         self._add(word, self._fake_word(word, kind))
@@ -250,6 +262,9 @@ class Presenter:
             self._add(street.strip(), self._fake_place(street.strip(), "street"))
             number = re.match(r"\s*\d+[A-Za-z]?\s+", street)
             name = street[number.end() :].strip() if number else street.strip()
+            house = number.group().strip() if number else ""
+            if len(house) >= 3:  # "Rent 4410 North ...": its house number alone
+                self._add(house, self._fake_place(house, "street"))
             if len(name.split()) >= 2:  # one word ("Broadway") is a word of too many texts
                 self._add(name, self._fake_place(name, "street"))
                 # Its own words alone ("Clark" of "North Clark Street"): a description
@@ -260,6 +275,10 @@ class Presenter:
         city = address.get("city")
         if isinstance(city, str) and len(city.strip()) >= _SHORTEST_WORD:
             self._add(city.strip(), self._fake_place(city.strip(), "city"))
+            if len(city.split()) >= 2:  # each word alone: "Rancho", a line's end as it wraps
+                for word in re.findall(r"[^\W\d_]{3,}", city):
+                    if word.casefold() not in STREET_WORDS:
+                        self._add(word, self._fake_word(word, "place", _PLACES_BY_LENGTH))
         postal_code = address.get("postal_code")
         if isinstance(postal_code, str) and len(postal_code.strip()) >= _SHORTEST_WORD:
             # Part by part, so that its first part alone ("92688" of "92688-1234") is
@@ -487,17 +506,29 @@ class Presenter:
     def _fake_word(
         self, word: str, kind: str, words: Mapping[int, tuple[str, ...]] = _NAMES_BY_LENGTH
     ) -> str:
-        """A name (or a place's word) of the same length, its case kept, where one exists; else a word of its shape."""
+        """A name (or a place's word) of the same length, its case kept, where one exists; else a word of its shape.
+
+        The same word, the same fake all session; two words, two fakes.
+        """
+        made = self._word_fakes.get((kind, word.casefold()))
+        if made is not None:
+            return _cased_like(word, made)
         rng = self._rng(kind, word)
-        # Never an original learnt this session: a fake must not read as another customer.
+        # Never an original learnt this session (a fake must not read as another
+        # customer), nor another word's fake ("Bo Li" is not "Ng Ng").
+        taken = self._known | self._given
         choices = [
             n
             for n in words.get(len(word), ())
-            if n.casefold() != word.casefold() and n.casefold() not in self._known
+            if n.casefold() != word.casefold() and n.casefold() not in taken
         ]
         if word.isascii() and word.isalpha() and choices:
-            return _cased_like(word, rng.choice(choices))
-        return self._fake_chars(word, kind)
+            made = rng.choice(choices)
+        else:
+            made = self._fake_chars(word, kind)
+        self._word_fakes[(kind, word.casefold())] = made
+        self._given.add(made.casefold())
+        return _cased_like(word, made)
 
     def _fake_place(self, text: str, kind: str) -> str:
         """A street or city: each word a place's word of its length, each number another.
@@ -539,7 +570,11 @@ class Presenter:
         )
         labels = domain.split(".")
         if domain.casefold() not in _MAIL_PROVIDERS:
-            labels = [self._fake_chars(label, "domain") for label in labels[:-1]] + labels[-1:]
+            # The top level, and a country's second level ("co" of yamada.co.jp), are no one's.
+            public = 2 if len(labels) > 2 and labels[-2].casefold() in _SECOND_LEVEL else 1
+            labels = [self._fake_chars(label, "domain") for label in labels[:-public]] + labels[
+                -public:
+            ]
         return f"{faked}@{'.'.join(labels)}"
 
     def _fake_number(self, number: str) -> str:

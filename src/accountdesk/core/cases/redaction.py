@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 import re
+import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
@@ -41,6 +42,8 @@ __all__ = [
     "case_id",
     "fields_redacted",
     "name_parts",
+    "without_accents",
+    "word_parts",
 ]
 
 #: What a redacted recording replaced, as its header and ``recorded.redacted`` say.
@@ -402,21 +405,59 @@ class Redactor:
 
 def name_parts(name: str) -> list[str]:
     """Each part of ``name`` that may be met alone: ``Mary-Jane O'Neil-Smith`` gives
-    Mary-Jane, Mary, Jane, O'Neil-Smith, O'Neil, ONeil, Neil, Smith (and ``Bo Li``: Bo, Li).
+    Mary-Jane, Mary, Jane, O'Neil-Smith, O'Neil, ONeil, Neil, Smith (and ``Bo Li``: Bo, Li;
+    ``José Núñez``: José, Jose, Núñez, Nunez).
 
     Two letters are a name's part when they are one of its words (never
     "de", "van" and the like); two wide characters too (太郎).
     """
-    found: list[str] = []
-    for word in name.split():
-        word = word.strip('.,()"')
-        pieces = [word, *re.split(r"[-‐'’]", word), *re.split(r"-", word)]
-        pieces += [re.sub(r"['’]", "", piece) for piece in pieces if re.search(r"['’]", piece)]
-        for piece in pieces:
-            short = len(piece) < 2 or (len(piece) == 2 and piece.casefold() in _PARTICLES)
-            if piece and not short and piece.casefold() not in _PARTICLES and piece not in found:
-                found.append(piece)
-    return found
+    return list(dict.fromkeys(part for word in name.split() for part, _ in word_parts(word, word)))
+
+
+def word_parts(word: str, fake: str) -> Iterator[tuple[str, str]]:
+    """Each part of a name's ``word`` that may be met alone, with the same part of ``fake``.
+
+    ``fake`` has the word's length and its punctuation where the word has it
+    (presenter mode's fakes): a part's fake is then the fake's same cells, so
+    a name reads the same whole and in parts. The recorder passes the word
+    itself and keeps the parts alone.
+    """
+    kept = '.,()"'
+    start = len(word) - len(word.lstrip(kept))
+    end = len(word.rstrip(kept))
+    pairs = [(word[start:end], fake[start:end])]
+    for split in (r"[^-‐'’]+", r"[^-‐]+"):  # at hyphens and apostrophes; at hyphens
+        whole, whole_fake = pairs[0]
+        pairs += [
+            (whole[m.start() : m.end()], whole_fake[m.start() : m.end()])
+            for m in re.finditer(split, whole)
+        ]
+    for part, part_fake in list(pairs):
+        # "ONeil" for O'Neil: the same cells without the apostrophe.
+        kept_at = [i for i, char in enumerate(part) if char not in "'’"]
+        if len(kept_at) < len(part):
+            pairs.append(
+                ("".join(part[i] for i in kept_at), "".join(part_fake[i] for i in kept_at))
+            )
+    for part, part_fake in list(pairs):
+        plain = without_accents(part)
+        if plain != part:  # "NUNEZ" for Núñez
+            pairs.append((plain, part_fake))
+    for part, part_fake in dict(pairs).items():
+        short = len(part) < 2 or part.casefold() in _PARTICLES
+        if not short:
+            yield part, part_fake
+
+
+def without_accents(text: str) -> str:
+    """``text`` with each accented letter as its plain one (Núñez: Nunez), of the same length."""
+    plain = []
+    for char in text:
+        base = "".join(
+            c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)
+        )
+        plain.append(base if len(base) == 1 else char)
+    return "".join(plain)
 
 
 def _address_key(field: str, position: int, value: str) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
@@ -98,6 +98,10 @@ def markdown_text(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 
+def _as_it_is(text: str) -> str:
+    return text
+
+
 def _markdown_code(text: str) -> str:
     # A code span shows its content as is; one with a backtick inside is escaped instead.
     return f"`{text}`" if text and "`" not in text else markdown_text(text or "—")
@@ -109,10 +113,15 @@ def errors_markdown(
     service_url: str,
     exported_at: datetime,
     secrets: Iterable[str | None] = (),
-    presenting: bool = False,
+    shown: Callable[[str], str] | None = None,
 ) -> str:
-    """The records as a Markdown document for a ticket, oldest first."""
+    """The records as a Markdown document for a ticket, oldest first.
+
+    ``shown``: each text as it may be shown (presenter mode's fakes), applied
+    before the text is escaped; the document then says it is presenting.
+    """
     extra = tuple(secrets)
+    presenting, t = shown is not None, shown or _as_it_is
     lines = [
         "# accountdesk errors",
         "",
@@ -124,19 +133,19 @@ def errors_markdown(
     ]
     for number, record in enumerate(records, 1):
         r = record.cleaned(extra)
-        request = f"{r.method} {r.path}".strip()
+        request = t(f"{r.method} {r.path}".strip())
         lines += [
             "",
-            f"## {number}. {markdown_text(r.title)} at {r.time:%H:%M:%S} UTC",
+            f"## {number}. {markdown_text(t(r.title))} at {r.time:%H:%M:%S} UTC",
             "",
             f"- Time: {_when(r.time)}",
             f"- Request: {_markdown_code(request) if request else 'none sent'}",
             f"- Status: {r.status if r.status is not None else '—'}",
             f"- Code: {markdown_text(r.code or '— (no service code)')}",
             f"- Kind: {markdown_text(r.kind)}",
-            f"- Message: {markdown_text(r.message)}",
-            f"- Meaning: {markdown_text(r.meaning)}",
-            f"- Next step: {markdown_text(r.advice)}",
+            f"- Message: {markdown_text(t(r.message))}",
+            f"- Meaning: {markdown_text(t(r.meaning))}",
+            f"- Next step: {markdown_text(t(r.advice))}",
         ]
     if not records:
         lines += ["", "No errors in this session."]
@@ -146,20 +155,20 @@ def errors_markdown(
 # -- JSON --------------------------------------------------------------------------
 
 
-def _record_json(r: ErrorRecord) -> dict[str, Any]:
+def _record_json(r: ErrorRecord, t: Callable[[str], str]) -> dict[str, Any]:
     return {
         "time": r.time.isoformat(),
-        "title": r.title,
+        "title": t(r.title),
         "severity": r.severity,
         "method": r.method or None,
-        "path": r.path or None,
+        "path": t(r.path) or None,
         "status": r.status,
         "code": r.code,
-        "failure": str(r.failure) if r.failure is not None else None,
+        "failure": t(str(r.failure)) if r.failure is not None else None,
         "kind": r.kind,
-        "message": r.message,
-        "meaning": r.meaning,
-        "next_step": r.next_step,
+        "message": t(r.message),
+        "meaning": t(r.meaning),
+        "next_step": t(r.next_step),
         "block_lifts_at": r.lifts_at.isoformat() if r.lifts_at is not None else None,
         "service_url": r.service_url or None,
     }
@@ -171,10 +180,11 @@ def errors_json(
     service_url: str,
     exported_at: datetime,
     secrets: Iterable[str | None] = (),
-    presenting: bool = False,
+    shown: Callable[[str], str] | None = None,
 ) -> str:
-    """The records as one JSON document (``errors`` oldest first)."""
+    """The records as one JSON document (``errors`` oldest first); ``shown`` as for Markdown."""
     extra = tuple(secrets)
+    presenting, t = shown is not None, shown or _as_it_is
     document = {
         "report": "accountdesk errors",
         "version": 1,
@@ -184,7 +194,7 @@ def errors_json(
         "embedded_sandbox": not service_url,
         # Presenter mode: the customer's data in it is fakes (core.presenting).
         **({"presenting": True} if presenting else {}),
-        "errors": [_record_json(record.cleaned(extra)) for record in records],
+        "errors": [_record_json(record.cleaned(extra), t) for record in records],
     }
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
 
@@ -265,16 +275,14 @@ def export_errors(desk: Desk, report: ReportFormat) -> Path | None:
     service_url = "" if desk.embedded else desk.service_url
     secrets = (desk.settings.api_secret.get_secret_value(),)
     render = errors_markdown if report is ReportFormat.MARKDOWN else errors_json
-    presenting = desk.presenter.active
     text = render(
         desk.error_log.records,
         service_url=service_url,
         exported_at=now,
         secrets=secrets,
-        presenting=presenting,
+        # Presenting: what leaves the app carries the fakes the screen shows (core.presenting).
+        shown=desk.presenter.text if desk.presenting else None,
     )
-    # Presenting: what leaves the app carries the fakes the screen shows (core.presenting).
-    text = desk.presenter.text(text)
     # Named by the wall clock: a moved sandbox clock would name it hours off.
     target = desk.dirs.exports_dir / f"errors-{desk.wall_time():%Y%m%d-%H%M%S}.{report.value}"
     return target if desk.store.write_text(target, text) else None
