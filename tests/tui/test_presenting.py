@@ -308,10 +308,20 @@ async def test_presenting_is_said_at_every_size_even_too_small(make_app: Any) ->
     app = make_app(present=True)
     async with app.run_test(size=(100, 30)) as pilot:
         await sign_in(pilot)
-        for size in [(100, 30), (80, 24), (60, 16), (59, 16), (30, 5)]:
+        for size in [(100, 30), (80, 24), (60, 16), (59, 16), (40, 12), (30, 5), (20, 6)]:
             await pilot.resize_terminal(*size)
             await settle(pilot)
             assert "PRESENTING" in screen_text(app), size
+        # A dialog over it (the badge mounted on the dialog), down to one cell: drawn, no crash.
+        await pilot.resize_terminal(100, 30)
+        await _press(pilot, "f6")
+        assert type(app.screen).__name__ == "ConfirmDialog"
+        for size in [(40, 12), (20, 6), (1, 1), (100, 30)]:
+            await pilot.resize_terminal(*size)
+            await settle(pilot)
+            if size[0] >= 20:
+                assert "PRESENTING" in screen_text(app), size
+        assert app.desk.presenter.active
 
 
 async def test_the_palette_says_presenting_and_a_dialog_keeps_the_fakes_under_it(
