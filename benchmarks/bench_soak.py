@@ -25,7 +25,8 @@ PLAN = SoakPlan()
 def plan_arguments(plan: SoakPlan) -> list[str]:
     """``python -m benchmarks.soak``'s arguments for ``plan``."""
     arguments = []
-    for name in ("seconds", "warm_up", "drop_every", "drop_seconds", "job_seconds", "jobs"):
+    names = ("seconds", "warm_up", "drop_every", "first_drop", "drop_seconds", "job_seconds")
+    for name in (*names, "jobs"):
         arguments += ["--" + name.replace("_", "-"), str(getattr(plan, name))]
     return arguments
 
@@ -65,8 +66,8 @@ def results(data: dict[str, Any], peak_mb: float | None) -> list[Result]:
             Target(TargetKind.RATIO, 1 + GROWTH_LIMIT),
             path_peak_mb=peak_mb,
             notes=[
-                f"growth {verdict['growth']:+.1%}; Python heap blocks "
-                + ("not sampled" if heap is None else f"{heap:+.1%}"),
+                f"growth {verdict['growth']:+.1%}; Python heap blocks where rounds end "
+                + ("not compared (too few rounds)" if heap is None else f"{heap:+.1%}"),
                 (
                     f"objects the collector tracks: {record.objects[0]:,} after the warm-up, "
                     f"{record.objects[1]:,} at the end"
@@ -79,7 +80,7 @@ def results(data: dict[str, Any], peak_mb: float | None) -> list[Result]:
         ),
         Result(
             "soak_heap",
-            "Python heap blocks allocated at the end (sys.getallocatedblocks)",
+            "Python heap blocks allocated where the last rounds ended, after a collection",
             "the same right after the warm-up",
             "blocks",
             [heap_end],

@@ -59,7 +59,7 @@ def plan_arguments() -> list[str]:
 def plan() -> Any:
     from benchmarks.soak import SoakPlan
 
-    return SoakPlan(seconds=120, warm_up=45, drop_every=40, drop_seconds=3)
+    return SoakPlan(seconds=120, warm_up=45, drop_every=40, first_drop=40, drop_seconds=3)
 
 
 def command(arguments: list[str], result: Path) -> list[str]:

@@ -65,6 +65,12 @@ def test_the_checks_can_fail(tmp_path: Path) -> None:
     assert verdict(_record(errors=outside))["problems"]
     assert verdict(_record(errors=inside))["problems"] == []
     assert verdict(_record(drops=[]))["problems"] == ["the connection was never dropped"]
+    # Python's heap where rounds end: compared once enough rounds ended after the warm-up.
+    level = [(at, 500_000) for at in range(41, 121, 10)]
+    grows = [(at, 500_000 + at * 2_000) for at in range(41, 121, 10)]
+    assert verdict(_record(round_heap=level))["problems"] == []
+    assert "heap grew" in verdict(_record(round_heap=grows))["problems"][0]
+    assert verdict(_record(round_heap=grows[:5]))["heap_growth"] is None
     assert verdict(_record(harness_errors=["RuntimeError: x"]))["problems"]
     assert verdict(_record(missed=[(10.0, "x", "transactions")]))["problems"]
     # The store check reads the files back itself.

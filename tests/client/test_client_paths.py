@@ -123,3 +123,32 @@ async def test_a_refused_id_is_refused_every_time_and_a_good_one_sent_every_time
                 await client.get_job("..", "job_1")
             await client.get_job("user_good", "a/b")
     assert [r.url.raw_path for r in service.api_requests] == [b"/accounts/user_good/job/a%2Fb"] * 3
+
+
+def test_ids_checked_over_a_long_session_keep_little_memory() -> None:
+    # A session polls new jobs all day (the soak: ~60 a minute), and a
+    # service may send ids up to the longest we accept: the ids checked and
+    # encoded once are kept so a job polled every second is not encoded each
+    # time, but not every id ever seen (issue 33, "Memory over a working
+    # day": 1,024 were kept, which the soak's new jobs took 17 minutes to fill).
+    import gc
+    import tracemalloc
+
+    from accountdesk.client._identifiers import MAX_SEGMENT_LENGTH, _check_cached, checked_segment
+
+    def session(length: int, padding: str) -> int:
+        _check_cached.cache_clear()  # what earlier tests kept is not this session's
+        gc.collect()
+        tracemalloc.start()
+        try:
+            for n in range(3000):
+                assert checked_segment("job_id", f"{n:06d}".ljust(length, padding))[1] is None
+            gc.collect()
+            return tracemalloc.get_traced_memory()[0]
+        finally:
+            tracemalloc.stop()
+
+    # 1,024 kept: 420 KB of uuid-long ids, 2.6 MB of the longest; now 105 KB and 6 KB.
+    assert session(36, "-") < 150_000  # uuid-long ids
+    longest = MAX_SEGMENT_LENGTH // 6  # "é" is 6 characters once encoded
+    assert session(longest, "é") < 150_000
