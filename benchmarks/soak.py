@@ -39,7 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.processes import CHECKOUT, free_port, python_env, scratch_home
-from benchmarks.soak_checks import DROP_GRACE, SoakRecord, Toast, store_problems, verdict
+from benchmarks.soak_checks import DROP_GRACE, SoakRecord, store_problems, verdict
+from benchmarks.soak_tape import SoakTape
 
 __all__ = ["SoakPlan", "main", "run_soak"]
 
@@ -116,7 +117,7 @@ def rss_mb() -> float:
     return resident_pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
-def _watch_toasts(app: Any, desk: Any, record: SoakRecord, clock: Callable[[], float]) -> None:
+def _watch_toasts(app: Any, desk: Any, record: SoakTape, clock: Callable[[], float]) -> None:
     """Note every error record and every toast asked for (instance attributes: this app only)."""
     failure_of: dict[str, str] = {}
     record_error = desk.record_error
@@ -126,13 +127,13 @@ def _watch_toasts(app: Any, desk: Any, record: SoakRecord, clock: Callable[[], f
         made = record_error(error)
         failure = made.failure.value if made.failure is not None else ""
         failure_of[made.title] = failure
-        record.errors.append((clock(), failure, made.title))
+        record.error(clock(), failure, made.title)
         return made
 
     def recording_notify(message: str, **options: Any) -> None:
         title, severity = options.get("title", ""), options.get("severity", "information")
         failure = failure_of.get(title) if severity != "information" else None
-        record.toasts.append(Toast(clock(), title, severity, failure))
+        record.toast(clock(), title, severity, failure)
         notify(message, **options)
 
     desk.record_error = recording_error
@@ -153,7 +154,8 @@ async def run_soak(plan: SoakPlan, home: Path, server: SoakServer) -> SoakRecord
     desk = make_desk(home, base_url=server.url)
     app = AccountDeskApp(desk, cursor_blink=False, on_first_frame=StartUp.first_frame)
     app.animation_level = "none"
-    record = SoakRecord(plan.seconds, plan.warm_up, jobs=plan.jobs)
+    # What it sees, noted without an object per event (benchmarks.soak_tape).
+    record = SoakTape(plan.seconds, plan.warm_up, jobs=plan.jobs)
     started = time.monotonic()
 
     def clock() -> float:
@@ -192,8 +194,7 @@ async def run_soak(plan: SoakPlan, home: Path, server: SoakServer) -> SoakRecord
 
     async def sample() -> None:
         while True:
-            record.rss_mb.append((clock(), rss_mb()))
-            record.heap_blocks.append((clock(), sys.getallocatedblocks()))
+            record.sample(clock(), rss_mb(), sys.getallocatedblocks())
             if record.objects == (0, 0) and clock() >= plan.warm_up:
                 record.objects = (len(gc.get_objects()), 0)
             await asyncio.sleep(plan.sample_every)
@@ -216,20 +217,19 @@ async def run_soak(plan: SoakPlan, home: Path, server: SoakServer) -> SoakRecord
                     return
                 pressed = clock()
                 try:
-                    record.key_ms.append(await watch.press(step.key, step.holds, KEY_WITHIN) * 1000)
+                    record.key(await watch.press(step.key, step.holds, KEY_WITHIN) * 1000)
                 except TimeoutError:
                     record.missed.append((pressed, step.key, step.what))
                     await back_to_lookup(watch)
                     break
                 await asyncio.sleep(max(0.0, plan.key_every - (clock() - pressed)))
             else:
-                record.rounds += 1
                 # Python's heap where every round ends (the lookup screen, its
                 # field empty) once the collector ran: like against like. A
                 # sample at any moment depends on the screen then on top (the
                 # jobs screen's 200 rows, a palette), ±8 % between samples.
                 gc.collect()
-                record.round_heap.append((clock(), sys.getallocatedblocks()))
+                record.round_ended(clock(), sys.getallocatedblocks())
                 if record.rounds % 10 == 0:
                     _progress(record, clock())
 
@@ -266,14 +266,14 @@ async def run_soak(plan: SoakPlan, home: Path, server: SoakServer) -> SoakRecord
                 if isinstance(ended, Exception):  # not a cancellation: that part stopped early
                     record.harness_errors.append(f"{type(ended).__name__}: {ended}")
     check_store()  # and once more as the app left it
-    return record
+    return record.record()
 
 
-def _progress(record: SoakRecord, at: float) -> None:
-    rss = record.rss_mb[-1][1] if record.rss_mb else 0.0
+def _progress(record: SoakTape, at: float) -> None:
+    rss = record.last_rss_mb
     print(
         f"# soak: {at:.0f} s, {record.rounds} rounds, RSS {rss:.1f} MB, "
-        f"{len(record.toasts)} toasts, {len(record.drops)} drops, {len(record.missed)} keys missed",
+        f"{record.toasts} toasts, {len(record.drops)} drops, {len(record.missed)} keys missed",
         file=sys.stderr,
         flush=True,
     )

@@ -14,11 +14,15 @@ can fail: a record with a leak, a stray toast, a broken file is judged so.
 
 from __future__ import annotations
 
+import gc
+import json
+import sys
 from pathlib import Path
 
 import pytest
 from benchmarks.bench_soak import results
 from benchmarks.soak_checks import SoakRecord, Toast, store_problems, verdict
+from benchmarks.soak_tape import SoakTape
 
 import soak_early
 
@@ -81,3 +85,28 @@ def test_the_checks_can_fail(tmp_path: Path) -> None:
     (tmp_path / "jobs.json").write_text('{"services": ')
     (tmp_path / "jobs.json.unreadable-20261126").write_text("")
     assert len(store_problems(tmp_path, "s", {"u/j"}, "u")) == 2
+
+
+def test_the_soak_notes_what_it_sees_without_an_object_per_event() -> None:
+    # The soak measures its own process: what it keeps is measured too.
+    tape = SoakTape(120, 40, jobs=2)
+    gc.collect()
+    before = sys.getallocatedblocks()
+    for n in range(10_000):
+        at = n / 100
+        tape.sample(at, 100.0 + n, 500_000 + n)
+        tape.key(float(n))
+        tape.toast(at, "Job completed", "information", None)
+        tape.error(at, "connect", "Cannot connect to the service")
+        if n % 100 == 0:
+            tape.round_ended(at, 500_000 + n)
+    gc.collect()
+    assert sys.getallocatedblocks() - before < 100
+    # Yet the record made from it, once the run is over, holds every event.
+    record = tape.record()
+    assert len(record.toasts) == len(record.errors) == len(record.key_ms) == 10_000
+    assert record.toasts[-1] == Toast(99.99, "Job completed", "information", None)
+    assert record.errors[5] == (0.05, "connect", "Cannot connect to the service")
+    assert record.rss_mb[3] == (0.03, 103.0) and record.heap_blocks[3] == (0.03, 500_003)
+    assert record.rounds == 100 and record.round_heap[1] == (1.0, 500_100)
+    assert SoakRecord.from_json(json.loads(json.dumps(record.to_json()))).toasts == record.toasts

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import tomllib
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -103,3 +104,26 @@ async def test_an_unusable_data_dir_does_not_stop_a_lookup(make_app, app_dirs) -
         assert "Northwind" in widget_text(app.screen.query_one("#account-fields", Static), " ")
         problems = [message for title, message, _s in toasts(app) if title == "File problem"]
         assert problems and all(str(data_dir) in message for message in problems)
+
+
+async def test_a_poll_failing_as_the_app_closes_is_logged_not_a_crash(make_app) -> None:
+    # Textual's shutdown closes the screens before the app's unmount signs the
+    # desk out: a poll failing in between (seen at the end of a 30-minute
+    # soak) reached the app's handlers with no screen on the stack, and
+    # ScreenStackError ended the app with a traceback.
+    from accountdesk.client import TransportError
+    from accountdesk.tui.messages import ErrorRecorded, MfaNeeded
+
+    app = make_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+    assert not app.screen_stack
+    failure = TransportError(
+        "connect", "Connection refused", method="GET", path="/jobs/user_good/job_1"
+    )
+    record = app.desk.record_error(failure)
+    app.on_error_recorded(ErrorRecorded(record))
+    assert app.desk.error_log.records[-1] == record  # kept for the log, not drawn
+    tracked = SimpleNamespace(key="user_good/job_1", user_id="user_good", mfa_offered=False)
+    app.on_mfa_needed(MfaNeeded(tracked))  # type: ignore[arg-type]
+    assert tracked.mfa_offered is False  # nothing to draw it on: offered next time

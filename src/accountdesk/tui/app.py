@@ -559,6 +559,8 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
         from accountdesk.core.notices import mfa_offer
 
         tracked = message.tracked
+        if self.closing:
+            return  # not offered: the next session offers it
         tracked.mfa_offered = True
         if isinstance(self.screen, ModalScreen):
             self.show_notice(mfa_offer(tracked))
@@ -601,6 +603,15 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
 
     # -- drawing what the desk says ----------------------------------------------
 
+    @property
+    def closing(self) -> bool:
+        """No screen is left: the app is shutting down.
+
+        Textual closes the screens before the app's unmount signs the desk
+        out, so a poll may still fail, or a job ask for MFA, in between.
+        """
+        return not self.screen_stack
+
     def show_notice(self, notice: Notice) -> None:
         self.notify(notice.message, title=notice.title, severity=notice.severity, markup=False)
 
@@ -611,6 +622,8 @@ class AccountDeskApp(ForwardsWorkerFailures, App[None]):
         """
         from accountdesk.tui.screens.error_log import ErrorLogScreen
 
+        if self.closing:
+            return  # in the error log and the log file already; nothing left to draw on
         self.notify(record.toast_text, title=record.title, severity=record.severity, markup=False)
         if isinstance(self.screen, ErrorLogScreen):
             self.screen.show_records()
