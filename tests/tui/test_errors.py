@@ -161,6 +161,55 @@ async def test_open_error_log_shows_new_errors(make_app, frozen_now) -> None:
         assert "timed out" in widget_text(app.screen.query_one("#error-detail"))
 
 
+async def test_an_open_error_log_adds_new_errors_where_the_reader_left_it(make_app) -> None:
+    # A flaky connection records an error per job polled (70 in a 5-second
+    # drop of the soak's 100 jobs). Each one rebuilt the whole table and put
+    # the cursor on the newest: 49 ms an error at the log's 1,000, and
+    # whoever was reading an older error lost it.
+    app = make_app()
+    app.desk.error_log.limit = 5
+
+    def fail(n: int) -> None:
+        path = f"/jobs/user_good/job_{n}"
+        error = TransportError("connect", f"refused {n}", method="GET", path=path)
+        app.desk.listener.error_recorded(app.desk.record_error(error))
+
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        for n in range(3):
+            fail(n)
+        await pilot.press("f3")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ErrorLogScreen)
+        table = screen.query_one(DataTable)
+        assert table.cursor_row == 2  # the newest, as it opens
+        first_row = table.get_row_at(0)
+        await pilot.press("up", "up")
+        assert screen.selected_record() == app.desk.error_log.records[0]
+        fail(3)
+        await settle(pilot)
+        # The new row at the bottom; the reader still on the error they chose.
+        assert table.row_count == 4 and str(table.get_row_at(3)[2]) == "/jobs/user_good/job_3"
+        kept = table.get_row_at(0)
+        assert all(now is then for now, then in zip(kept, first_row, strict=True))  # not rebuilt
+        assert screen.selected_record() == app.desk.error_log.records[0]
+        assert "refused 0" in widget_text(screen.query_one("#error-detail"))
+        # Past the log's limit the oldest go, from the table too, and the
+        # reader's error with them: the cursor goes to the oldest left.
+        for n in range(4, 8):
+            fail(n)
+        await settle(pilot)
+        paths = [str(table.get_row_at(i)[2]) for i in range(table.row_count)]
+        assert paths == [f"/jobs/user_good/job_{n}" for n in range(3, 8)]
+        assert screen.selected_record() == app.desk.error_log.records[0]
+        # On the newest row, the cursor follows what comes.
+        await pilot.press("ctrl+end")
+        fail(8)
+        await settle(pilot)
+        assert screen.selected_record() == app.desk.error_log.records[-1]
+        assert "refused 8" in widget_text(screen.query_one("#error-detail"))
+
+
 # -- guidance, exports, curl and the clipboard fallback -------------------------------------
 
 

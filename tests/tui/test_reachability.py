@@ -78,3 +78,46 @@ async def test_a_failed_reload_keeps_the_record_marked_stale(make_app, sandbox_t
         await pilot.press("l")
         await settle(pilot)
         assert "stale" not in widget_text(screen.query_one("#account-fields", Static), " ")
+
+
+async def _until(pilot: Any, holds: Any, within: float = 15.0) -> None:
+    for _ in range(int(within / 0.05)):
+        if holds():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("never held")
+
+
+async def test_an_outage_is_one_error_not_one_per_job_polled(make_app, sandbox_transport) -> None:
+    # A 5-second drop with 100 jobs polled recorded 70 "Cannot connect"
+    # errors (one per job whose poll failed): 70 lines in the error log, and
+    # each held for the session. The header already says the service gives no
+    # answer until one comes, and each row is marked stale.
+    switch = Switch(sandbox_transport)
+    clock = HandClock()
+    app = make_app(transport=switch, clock=clock)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await sign_in(pilot)
+        desk = app.desk
+
+        def connection_errors() -> int:
+            return sum(1 for record in desk.error_log.records if record.failure is not None)
+
+        for outage in (1, 2):
+            # Jobs new each time, as the soak's are (a job reports an error once).
+            tracked = []
+            for _ in range(3):
+                job = await desk.client.refresh_balance("user_good")
+                tracked.append(desk.tracker.track(job, "user_good", desk.now()))
+            jobs = tuple(tracked)
+            await _until(pilot, lambda jobs=jobs: all(job.last_poll_at for job in jobs))
+            switch.down = True
+            clock.advance(60)  # every job due again
+            await _until(pilot, lambda jobs=jobs: all(job.reported_errors for job in jobs))
+            await settle(pilot)
+            assert connection_errors() == outage
+            assert "no answer since" in screen_line(app, 0)
+            switch.down = False
+            await open_account(pilot, "user_good")  # an answer: the outage is over
+            await pilot.press("escape")
+            assert desk.unreachable_since is None

@@ -121,6 +121,8 @@ class Desk:
         )
         #: Since when the service has given no answer (None: it answers).
         self.unreachable_since: dt.datetime | None = None
+        #: A failed connection is in the error log since the service last answered.
+        self._outage_recorded = False
         # Built on first use (like the tracker, poller and recents): none is
         # needed before the first frame, and their modules cost it ~10 ms.
         self._error_log: ErrorLog | None = None
@@ -534,6 +536,15 @@ class Desk:
         self.listener.notice(job_given_up(tracked, minutes))
 
     def poll_failed(self, tracked: TrackedJob, error: AccountDataError) -> None:
+        from accountdesk.client import TransportError
+
+        if isinstance(error, TransportError) and self._outage_recorded:
+            # Said already: the header shows "no answer since" until an answer
+            # comes, and the job's row is marked stale. One error an outage,
+            # not one a job polled (70 in a 5-second drop with 100 jobs, each
+            # a line of the error log and kept for the session).
+            log.debug("poll of %s failed while the service gives no answer", tracked.key)
+            return
         self.listener.error_recorded(self.record_error(error))
 
     # -- transactions ---------------------------------------------------------------
@@ -719,6 +730,7 @@ class Desk:
     # -- reachability -------------------------------------------------------------
 
     def _answered(self) -> None:
+        self._outage_recorded = False
         if self.unreachable_since is not None:
             self.unreachable_since = None
             log.info("the service answers again")
@@ -743,6 +755,7 @@ class Desk:
 
         if isinstance(error, TransportError):  # a whole-request time-out too
             self._no_answer()
+            self._outage_recorded = True
         if isinstance(error, InternalError):
             log.error("internal error in %s:\n%s", error.operation or "the app", error.log_text())
         else:

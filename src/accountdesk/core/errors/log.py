@@ -258,11 +258,29 @@ class ErrorLog:
     def __init__(self, limit: int = 1000) -> None:
         self._records: list[ErrorRecord] = []
         self.limit = limit
+        #: Records ever appended. Each record's number (0 for the first) stays
+        #: its own when the oldest are let go, so a view can add only the new ones.
+        self.appended = 0
 
     def append(self, record: ErrorRecord) -> None:
         self._records.append(record)
+        self.appended += 1
         if len(self._records) > self.limit:
             del self._records[: len(self._records) - self.limit]
+
+    @property
+    def first_number(self) -> int:
+        """The number of the oldest record kept (``appended`` when none is)."""
+        return self.appended - len(self._records)
+
+    def numbered(self, number: int) -> ErrorRecord | None:
+        """The record numbered ``number``, or None when let go or not yet appended."""
+        index = number - self.first_number
+        return self._records[index] if 0 <= index < len(self._records) else None
+
+    def since(self, number: int) -> list[ErrorRecord]:
+        """The records numbered ``number`` and later that are kept, oldest first."""
+        return self._records[max(0, number - self.first_number) :]
 
     @property
     def records(self) -> list[ErrorRecord]:

@@ -31,7 +31,8 @@ Not polled: finished jobs, jobs the service no longer knows (``AC-109``,
 "gone"), jobs in backoff after errors (1 s doubling to 30 s, the client's
 backoff function), and jobs tracked longer than ``give_up_after`` without
 finishing ("given up": ``poll_now(force=True)`` revives them). Each distinct
-error of a job is reported once; repeats only keep its row stale.
+error of a job is reported once; repeats only keep its row stale (and the
+desk reports a failed connection once an outage, not once a job).
 
 Scheduling goes through a :class:`Scheduler`, so the core runs on asyncio in
 its tests and on Textual timers and plain tasks in the app.
