@@ -57,6 +57,7 @@ def load_all() -> dict[str, Benchmark]:
         "bench_hostile",
         "bench_sandbox",
         "bench_presenting",
+        "bench_error_log",
     )
     for module in (*modules, "bench_soak", "bench_sandbox_cache"):
         importlib.import_module(f"{__package__}.{module}")
