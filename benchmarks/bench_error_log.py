@@ -6,8 +6,8 @@ headless on the embedded sandbox, signed in, the error log open holding
 is the time to record one more and bring the table up to date, as a poll's
 failure does (``show_record``); the floor, the same with 10 errors in the
 log. Target: within a frame (16 ms). Before the table added only the new
-rows, each error drew every row again: 30.3 ms an error at 1,000 against
-0.47 ms at 10 (1.29 ms and 0.28 ms after, the same run of 5 rounds each).
+rows, each error drew every row again: 32.3 ms an error at 1,000 against
+0.48 ms at 10 (2.31 ms and 0.40 ms after; one run of 5 rounds each, load 1.2).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The soak measures the memory of its own process, so whatever it keeps of
 what it saw is measured too. Kept as a :class:`~benchmarks.soak_checks.SoakRecord`
 (lists of tuples, a ``Toast`` per toast), a 30-minute run made ~7,000 small
-objects after the warm-up (toasts, key times, samples): about a quarter of
+objects, ~6,000 after the warm-up (toasts, key times, samples): about a quarter of
 the heap's growth where rounds end, and each one a block that can keep a
 pool of the allocator in use. Here each kind of event is a few
 :class:`array.array` columns (one buffer each, outside Python's small-object

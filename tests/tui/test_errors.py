@@ -164,7 +164,7 @@ async def test_open_error_log_shows_new_errors(make_app, frozen_now) -> None:
 async def test_an_open_error_log_adds_new_errors_where_the_reader_left_it(make_app) -> None:
     # A flaky connection records an error per job polled (70 in a 5-second
     # drop of the soak's 100 jobs). Each one rebuilt the whole table and put
-    # the cursor on the newest: 49 ms an error at the log's 1,000, and
+    # the cursor on the newest: 30 ms an error at the log's 1,000, and
     # whoever was reading an older error lost it.
     app = make_app()
     app.desk.error_log.limit = 5
@@ -195,19 +195,35 @@ async def test_an_open_error_log_adds_new_errors_where_the_reader_left_it(make_a
         assert screen.selected_record() == app.desk.error_log.records[0]
         assert "refused 0" in widget_text(screen.query_one("#error-detail"))
         # Past the log's limit the oldest go, from the table too, and the
-        # reader's error with them: the cursor goes to the oldest left.
-        for n in range(4, 8):
+        # reader's error with them: the cursor goes to the oldest left, and
+        # the detail pane with it.
+        fail(4)
+        fail(5)
+        await settle(pilot)
+        assert screen.selected_record() == app.desk.error_log.records[0]
+        assert "refused 1" in widget_text(screen.query_one("#error-detail"))
+        for n in range(6, 8):
             fail(n)
         await settle(pilot)
         paths = [str(table.get_row_at(i)[2]) for i in range(table.row_count)]
         assert paths == [f"/jobs/user_good/job_{n}" for n in range(3, 8)]
         assert screen.selected_record() == app.desk.error_log.records[0]
+        assert "refused 3" in widget_text(screen.query_one("#error-detail"))
         # On the newest row, the cursor follows what comes.
         await pilot.press("ctrl+end")
         fail(8)
         await settle(pilot)
         assert screen.selected_record() == app.desk.error_log.records[-1]
         assert "refused 8" in widget_text(screen.query_one("#error-detail"))
+        # Many let go at once (the screen was under a dialog meanwhile): the
+        # table is built again, the same rows as the log's.
+        for n in range(9, 100):
+            app.desk.record_error(TransportError("connect", f"refused {n}"))
+        screen.show_records()
+        await settle(pilot)
+        messages = [str(table.get_row_at(i)[5]) for i in range(table.row_count)]
+        assert messages == [f"refused {n}" for n in range(95, 100)]
+        assert "refused 99" in widget_text(screen.query_one("#error-detail"))
 
 
 # -- guidance, exports, curl and the clipboard fallback -------------------------------------

@@ -159,3 +159,35 @@ async def test_a_table_changed_again_and_again_keeps_one_rendering(make_app) -> 
         grown = await _churn(pilot, a_cell_changes)
     # Each change drew the 20 rows again (~2,500 blocks): none of it may stay.
     assert grown["heap blocks"] <= 1_500, grown
+
+
+async def test_an_open_error_log_taking_error_after_error_keeps_one_rendering(make_app) -> None:
+    # The log at its limit: each error adds a row and lets the oldest go, so
+    # every row moves up and each one is drawn again. What was drawn of rows
+    # that moved or went must not stay (Textual keeps it until its caches of
+    # 1,000 rows and lines and 10,000 cells are full).
+    from accountdesk.client import TransportError
+
+    app = make_app()
+    desk = app.desk
+    desk.error_log.limit = 20
+    numbers = iter(range(1000))
+
+    def fail() -> None:
+        # Texts of 30 kinds: rich keeps the widths of the last 4,096 texts drawn.
+        n = next(numbers) % 30
+        error = TransportError("connect", f"refused {n}", method="GET", path=f"/jobs/u/job_{n}")
+        desk.listener.error_recorded(desk.record_error(error))
+
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(20):
+            fail()
+        await pilot.press("f3")
+        await settle(pilot)
+
+        async def an_error_comes() -> None:
+            fail()
+            await pilot.pause()  # drawn
+
+        grown = await _churn(pilot, an_error_comes)
+    assert grown["heap blocks"] <= 1_500, grown
