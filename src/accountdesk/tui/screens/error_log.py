@@ -162,8 +162,9 @@ cannot take (OSC 52) open in a dialog and a file (`clipboard` setting).
             # cost more than building the table again (1,000: 565 ms, 17 ms).
             table.clear()
             self._first = self._next = log.first_number
-        for number in let_go if self._first < log.first_number else ():
-            table.remove_row(str(number))  # let go by the log (past its limit)
+        else:
+            for number in let_go:
+                table.remove_row(str(number))  # let go by the log (past its limit)
         self._first = max(self._first, log.first_number)
         start = max(self._next, log.first_number)
         for number, record in enumerate(log.since(self._next), start=start):
